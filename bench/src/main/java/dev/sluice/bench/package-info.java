@@ -1,0 +1,2 @@
+/** Benchmarks printing JSON figures. */
+package dev.sluice.bench;

@@ -1,0 +1,2 @@
+/** The streaming engine: sources, offsets, the micro-batch runner, checkpoints, state, sinks. */
+package dev.sluice.ingestion;

@@ -1,0 +1,2 @@
+/** Silver layer: casts, expectations, deduplication, MERGE by key (SCD1/SCD2). */
+package dev.sluice.silver;

@@ -1,0 +1,131 @@
+package dev.sluice.table.internal.parquet;
+
+import dev.sluice.table.exceptions.ObjectNotFoundException;
+import dev.sluice.table.storage.ObjectStore;
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import org.apache.parquet.io.InputFile;
+import org.apache.parquet.io.SeekableInputStream;
+
+/**
+ * A Parquet {@link InputFile} over an {@link ObjectStore} key. Reads are ranged and buffered in
+ * chunks, so a footer costs one small request and a column chunk one larger one (S3 ranged GETs).
+ */
+public final class StoreInputFile implements InputFile {
+  private static final int CHUNK = 4 << 20;
+
+  private final ObjectStore store;
+  private final String key;
+  private long length;
+
+  /** {@code length} may be -1 when unknown; it is then asked of the store. */
+  public StoreInputFile(ObjectStore store, String key, long length) {
+    this.store = store;
+    this.key = key;
+    this.length = length;
+  }
+
+  @Override
+  public long getLength() {
+    if (length < 0) {
+      length = store.status(key)
+          .orElseThrow(() -> new ObjectNotFoundException("Cannot read Parquet file " + store.uriOf(key) + ": it does not exist"))
+          .size();
+    }
+    return length;
+  }
+
+  @Override
+  public SeekableInputStream newStream() {
+    return new ChunkedStream();
+  }
+
+  @Override
+  public String toString() {
+    return store.uriOf(key).toString();
+  }
+
+  private final class ChunkedStream extends SeekableInputStream {
+    private long pos;
+    private byte[] buffer = new byte[0];
+    private long bufferStart;
+
+    @Override
+    public long getPos() {
+      return pos;
+    }
+
+    @Override
+    public void seek(long newPos) {
+      pos = newPos;
+    }
+
+    @Override
+    public int read() throws IOException {
+      byte[] one = new byte[1];
+      return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      if (len == 0) {
+        return 0;
+      }
+      long total = getLength();
+      if (pos >= total) {
+        return -1;
+      }
+      if (pos < bufferStart || pos >= bufferStart + buffer.length) {
+        fill(len);
+      }
+      int available = (int) (bufferStart + buffer.length - pos);
+      int n = Math.min(len, available);
+      System.arraycopy(buffer, (int) (pos - bufferStart), b, off, n);
+      pos += n;
+      return n;
+    }
+
+    private void fill(int wanted) {
+      long total = getLength();
+      int size = (int) Math.min(Math.max(wanted, CHUNK), total - pos);
+      buffer = store.readRange(key, pos, size);
+      bufferStart = pos;
+    }
+
+    @Override
+    public void readFully(byte[] bytes) throws IOException {
+      readFully(bytes, 0, bytes.length);
+    }
+
+    @Override
+    public void readFully(byte[] bytes, int start, int len) throws IOException {
+      int done = 0;
+      while (done < len) {
+        int n = read(bytes, start + done, len - done);
+        if (n < 0) {
+          throw new EOFException("Reached the end of " + key + " with " + (len - done) + " bytes still to read");
+        }
+        done += n;
+      }
+    }
+
+    @Override
+    public int read(ByteBuffer buf) throws IOException {
+      int len = buf.remaining();
+      byte[] tmp = new byte[len];
+      int n = read(tmp, 0, len);
+      if (n > 0) {
+        buf.put(tmp, 0, n);
+      }
+      return n;
+    }
+
+    @Override
+    public void readFully(ByteBuffer buf) throws IOException {
+      byte[] tmp = new byte[buf.remaining()];
+      readFully(tmp);
+      buf.put(tmp);
+    }
+  }
+}

@@ -1,0 +1,2 @@
+/** Parquet data files and checkpoints through parquet-avro, read and written via the object store. */
+package dev.sluice.table.internal.parquet;
