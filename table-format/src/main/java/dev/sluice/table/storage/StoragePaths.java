@@ -63,4 +63,45 @@ public final class StoragePaths {
     }
     return sb.toString();
   }
+
+  /**
+   * Orders keys by Unicode code point, which is the UTF-8 byte order S3 lists in (String.compareTo
+   * differs for characters outside the Basic Multilingual Plane); every store lists in this order.
+   */
+  static int compareKeys(String a, String b) {
+    int i = 0;
+    int j = 0;
+    while (i < a.length() && j < b.length()) {
+      int ca = a.codePointAt(i);
+      int cb = b.codePointAt(j);
+      if (ca != cb) {
+        return Integer.compare(ca, cb);
+      }
+      i += Character.charCount(ca);
+      j += Character.charCount(cb);
+    }
+    return Boolean.compare(i < a.length(), j < b.length());
+  }
+
+  /**
+   * Rejects keys that would escape the root or name the same object two ways: empty, leading or
+   * trailing '/', empty, "." or ".." segments, or NUL characters.
+   *
+   * @throws IllegalArgumentException naming the key and the rule it breaks
+   */
+  static String checkKey(String key) {
+    if (key == null || key.isEmpty()) {
+      throw new IllegalArgumentException("Object key must not be empty: name an object below the store root");
+    }
+    if (key.indexOf('\0') >= 0) {
+      throw new IllegalArgumentException("Object key '" + key.replace('\0', '?') + "' contains a NUL character");
+    }
+    for (String segment : key.split("/", -1)) {
+      if (segment.isEmpty() || segment.equals(".") || segment.equals("..")) {
+        throw new IllegalArgumentException("Object key '" + key + "' is invalid: keys are relative '/'-separated paths"
+            + " without leading, trailing or doubled '/' and without '.' or '..' segments");
+      }
+    }
+    return key;
+  }
 }
