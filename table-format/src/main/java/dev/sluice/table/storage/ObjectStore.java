@@ -14,6 +14,9 @@ import java.util.Optional;
  *
  * <p>Keys are '/'-separated paths relative to the store's {@link #root()}, without a leading '/'
  * (e.g. {@code bronze/orders/_delta_log/00000000000000000000.json}). Folders are implicit, as on S3.
+ * Keys that are empty, have a leading, trailing or doubled '/', or a "." or ".." segment are
+ * rejected with an {@link IllegalArgumentException}. Listings are in Unicode code point order (S3's
+ * UTF-8 byte order) on every store.
  * Implementations are thread-safe. Every failure is a {@link dev.sluice.table.exceptions.StorageException}
  * (or a subclass) whose message names the operation and the key.
  */
