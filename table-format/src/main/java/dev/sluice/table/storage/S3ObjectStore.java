@@ -68,6 +68,8 @@ public final class S3ObjectStore implements ObjectStore {
    *
    * @throws StorageException if the SDK cannot be configured, e.g. no region can be found
    */
+  // ApacheHttpClient is deprecated in favour of apache5-client, which table-format does not depend on yet.
+  @SuppressWarnings("deprecation")
   public S3ObjectStore(S3Options options) {
     this.options = options;
     this.root = options.rootUri();
@@ -325,11 +327,14 @@ public final class S3ObjectStore implements ObjectStore {
   }
 
   private StorageException failure(String operation, String key, SdkException e) {
-    if (e instanceof S3Exception && ((S3Exception) e).statusCode() == 404
-        && !"NoSuchBucket".equals(((S3Exception) e).awsErrorDetails().errorCode())) {
+    if (e instanceof S3Exception && ((S3Exception) e).statusCode() == 404 && !isNoSuchBucket((S3Exception) e)) {
       return new ObjectNotFoundException("Cannot read " + uriOf(key) + ": it does not exist", e);
     }
     return new StorageException(operation + " " + uriOf(key) + " failed: " + describe(e), e);
+  }
+
+  private static boolean isNoSuchBucket(S3Exception e) {
+    return e.awsErrorDetails() != null && "NoSuchBucket".equals(e.awsErrorDetails().errorCode());
   }
 
   private ObjectNotFoundException notFound(String key) {

@@ -46,7 +46,7 @@ class S3ObjectStoreIT extends ObjectStoreContract {
   }
 
   @AfterAll
-  static void stopServer() throws Exception {
+  static void stopServer() {
     raw.close();
     server.close();
   }

@@ -92,8 +92,13 @@ public final class S3ProxyServer implements AutoCloseable {
   }
 
   @Override
-  public void close() throws Exception {
-    proxy.stop();
-    blobStore.close();
+  public void close() {
+    try {
+      proxy.stop();
+    } catch (Exception e) {
+      throw new IllegalStateException("Stopping S3Proxy on " + endpoint + " failed: " + e, e);
+    } finally {
+      blobStore.close();
+    }
   }
 }
