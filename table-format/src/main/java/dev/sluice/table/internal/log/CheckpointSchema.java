@@ -136,7 +136,7 @@ final class CheckpointSchema {
 
   private static Long lng(GenericRecord r, String name, Long orElse) {
     Object v = value(r, name);
-    return v == null ? orElse : ((Number) v).longValue();
+    return v == null ? orElse : Long.valueOf(((Number) v).longValue());
   }
 
   private static boolean bool(GenericRecord r, String name, boolean orElse) {

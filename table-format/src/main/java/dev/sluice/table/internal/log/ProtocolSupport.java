@@ -198,8 +198,4 @@ public final class ProtocolSupport {
         + " features " + WRITER_FEATURES + ". Write it with an engine that supports these features, or recreate it"
         + " without them.");
   }
-
-  static Map<String, String> config(Metadata metadata) {
-    return metadata == null ? Map.of() : metadata.configuration();
-  }
 }

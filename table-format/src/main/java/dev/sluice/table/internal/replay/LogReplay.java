@@ -80,6 +80,66 @@ public final class LogReplay {
         reversed(r.tombstones(retentionMillis(r.metadata), System.currentTimeMillis())), r.txns, segment);
   }
 
+  /**
+   * The state of {@code newer.version()} computed from {@code base} by applying only the commits after
+   * it (oldest first, so a later action on a path replaces an earlier one). Empty when {@code newer}
+   * does not hold every commit after {@code base} (e.g. it starts from a newer checkpoint): replay it fully.
+   */
+  public static java.util.Optional<SnapshotState> advance(ObjectStore store, SnapshotState base, LogSegment newer) {
+    List<ObjectStatus> commits = newer.deltas().stream()
+        .filter(s -> dev.sluice.table.internal.log.FileNames.versionOf(s.key()) > base.version()).toList();
+    long firstNeeded = base.version() + 1;
+    if (commits.isEmpty() || dev.sluice.table.internal.log.FileNames.versionOf(commits.get(0).key()) != firstNeeded
+        || commits.size() != newer.version() - base.version()) {
+      return java.util.Optional.empty();
+    }
+    URI root = base.tableRoot();
+    Map<String, AddFile> active = new LinkedHashMap<>(base.activeFiles());
+    Map<String, RemoveFile> removed = new LinkedHashMap<>(base.tombstones());
+    Map<String, SetTransaction> txns = new LinkedHashMap<>(base.transactions());
+    Protocol protocol = base.protocol();
+    Metadata metadata = base.metadata();
+    Long inCommitTimestamp = null;
+    for (ObjectStatus file : commits) {
+      List<Action> actions = ActionParser.parseCommit(store.read(file.key()), store.uriOf(file.key()).toString());
+      inCommitTimestamp = inCommitTimestamp(actions);
+      for (Action a : actions) {
+        if (a instanceof AddFile add) {
+          String key = canonical(root, add.path());
+          removed.remove(key);
+          active.remove(key);
+          active.put(key, add);
+        } else if (a instanceof RemoveFile remove) {
+          String key = canonical(root, remove.path());
+          active.remove(key);
+          removed.remove(key);
+          removed.put(key, remove);
+        } else if (a instanceof SetTransaction txn) {
+          txns.remove(txn.appId());
+          txns.put(txn.appId(), txn);
+        } else if (a instanceof Protocol p) {
+          protocol = p;
+        } else if (a instanceof Metadata m) {
+          metadata = m;
+        }
+      }
+    }
+    ProtocolSupport.checkReadable(protocol, metadata, root.toString());
+    long cutoff = System.currentTimeMillis() - retentionMillis(metadata);
+    removed.values().removeIf(r -> (r.deletionTimestamp() == null ? 0L : r.deletionTimestamp()) <= cutoff);
+    long timestamp = inCommitTimestamp != null ? inCommitTimestamp : newer.lastCommitTimestamp();
+    return java.util.Optional.of(new SnapshotState(root, newer.version(), timestamp, protocol, metadata, active,
+        removed, txns, newer));
+  }
+
+  private static String canonical(URI root, String path) {
+    try {
+      return FilePaths.canonicalize(root, path);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidTableException(e.getMessage() + " (table " + root + ")", e);
+    }
+  }
+
   /** {@code commitInfo.inCommitTimestamp} of a commit's actions, or null. */
   public static Long inCommitTimestamp(List<Action> actions) {
     for (Action a : actions) {
@@ -146,11 +206,7 @@ public final class LogReplay {
     }
 
     private String canonical(String path) {
-      try {
-        return FilePaths.canonicalize(root, path);
-      } catch (IllegalArgumentException e) {
-        throw new InvalidTableException(e.getMessage() + " (table " + root + ")", e);
-      }
+      return LogReplay.canonical(root, path);
     }
 
     Map<String, RemoveFile> tombstones(long retentionMillis, long now) {
