@@ -196,11 +196,9 @@ public final class DeltaLog {
     long previous = Long.MIN_VALUE;
     for (Map.Entry<Long, ObjectStatus> e : listing.commits.entrySet()) {
       long ts = e.getValue().modificationTime();
-      if (inCommitTimestamps) {
-        Long ict = LogReplay.inCommitTimestamp(readCommit(e.getKey()));
-        ts = ict != null ? ict : ts;
-      }
-      previous = previous == Long.MIN_VALUE ? ts : Math.max(ts, previous + 1);
+      Long ict = inCommitTimestamps ? LogReplay.inCommitTimestamp(readCommit(e.getKey())) : null;
+      // In-commit timestamps are monotonic by protocol; only file times need raising.
+      previous = ict != null ? ict : previous == Long.MIN_VALUE ? ts : Math.max(ts, previous + 1);
       if (e.getKey() >= earliest) {
         out.put(e.getKey(), previous);
       }

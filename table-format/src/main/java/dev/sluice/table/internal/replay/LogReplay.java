@@ -62,10 +62,10 @@ public final class LogReplay {
       if (i == deltas.size() - 1) {
         inCommitTimestamp = inCommitTimestamp(actions);
       }
-      actions.forEach(r::accept);
+      r.acceptNewestFirst(actions);
     }
-    for (ObjectStatus part : segment.checkpoint()) {
-      Checkpoints.read(store, part).forEach(r::accept);
+    for (int i = segment.checkpoint().size() - 1; i >= 0; i--) {
+      r.acceptNewestFirst(Checkpoints.read(store, segment.checkpoint().get(i)));
     }
     String table = root.toString();
     if (r.protocol == null) {
@@ -183,6 +183,16 @@ public final class LogReplay {
 
     Reconciler(URI root) {
       this.root = root;
+    }
+
+    /**
+     * A file holds at most one action per path, so its order does not change the outcome; reading it
+     * backwards makes the final reversal yield log order.
+     */
+    void acceptNewestFirst(List<Action> fileActions) {
+      for (int i = fileActions.size() - 1; i >= 0; i--) {
+        accept(fileActions.get(i));
+      }
     }
 
     void accept(Action action) {
