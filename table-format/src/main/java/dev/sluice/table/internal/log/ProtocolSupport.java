@@ -10,7 +10,6 @@ import dev.sluice.table.internal.actions.Protocol;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
