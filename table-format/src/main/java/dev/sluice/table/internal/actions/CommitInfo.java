@@ -21,8 +21,8 @@ public record CommitInfo(
     Map<String, Object> extra)
     implements Action {
   public CommitInfo {
-    operationParameters = operationParameters == null ? Map.of() : Map.copyOf(operationParameters);
-    operationMetrics = operationMetrics == null ? Map.of() : Map.copyOf(operationMetrics);
+    operationParameters = operationParameters == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(operationParameters));
+    operationMetrics = operationMetrics == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(operationMetrics));
     extra = extra == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(extra));
   }
 }

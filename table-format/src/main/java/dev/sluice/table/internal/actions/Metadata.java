@@ -20,9 +20,9 @@ public record Metadata(
   public Metadata {
     Objects.requireNonNull(id, "metaData.id");
     formatProvider = formatProvider == null ? "parquet" : formatProvider;
-    formatOptions = formatOptions == null ? Map.of() : Map.copyOf(formatOptions);
+    formatOptions = formatOptions == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(formatOptions));
     partitionColumns = partitionColumns == null ? List.of() : List.copyOf(partitionColumns);
-    configuration = configuration == null ? Map.of() : Map.copyOf(configuration);
+    configuration = configuration == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(configuration));
   }
 
   /** The parsed schema. */
