@@ -8,6 +8,7 @@ import dev.sluice.table.types.PrimitiveType;
 import dev.sluice.table.types.StructField;
 import dev.sluice.table.types.StructType;
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
@@ -107,8 +108,10 @@ final class StatsParser {
       return null;
     }
     try {
-      if (type instanceof DecimalType) {
-        return v.isNumber() ? v.decimalValue() : new BigDecimal(v.asText());
+      if (type instanceof DecimalType decimal) {
+        // Jackson strips trailing zeros; the column's scale gives the value back its Java identity.
+        BigDecimal value = v.isNumber() ? v.decimalValue() : new BigDecimal(v.asText());
+        return value.setScale(decimal.scale(), RoundingMode.UNNECESSARY);
       }
       if (!(type instanceof PrimitiveType primitive)) {
         return null;
