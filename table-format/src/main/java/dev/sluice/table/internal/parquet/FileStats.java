@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.table.data.Row;
 import dev.sluice.table.types.DataType;
@@ -35,7 +36,9 @@ public final class FileStats {
   static final int STRING_PREFIX = 32;
   static final ObjectMapper MAPPER = new ObjectMapper()
       .enable(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN)
-      .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+      .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+      // Keep a decimal's scale (Spark writes 3.346000 for decimal(15,6)); the default strips zeros.
+      .setNodeFactory(JsonNodeFactory.withExactBigDecimals(true));
   static final DateTimeFormatter TIMESTAMP =
       DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
   private static final int MAX_CODE_POINT = Character.MAX_CODE_POINT;
