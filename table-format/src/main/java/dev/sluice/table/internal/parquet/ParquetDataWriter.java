@@ -1,0 +1,234 @@
+package dev.sluice.table.internal.parquet;
+
+import dev.sluice.table.data.Row;
+import dev.sluice.table.exceptions.SchemaMismatchException;
+import dev.sluice.table.exceptions.StorageException;
+import dev.sluice.table.storage.ObjectStore;
+import dev.sluice.table.types.StructType;
+import java.io.IOException;
+import java.util.Iterator;
+import java.util.Map;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericData;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.avro.AvroWriteSupport;
+import org.apache.parquet.conf.ParquetConfiguration;
+import org.apache.parquet.conf.PlainParquetConfiguration;
+import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.api.DelegatingWriteSupport;
+import org.apache.parquet.hadoop.api.WriteSupport;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.io.OutputFile;
+import org.apache.parquet.io.PositionOutputStream;
+import org.apache.parquet.schema.MessageType;
+
+/**
+ * Writes one Parquet data file of a Delta table through an {@link ObjectStore}, collecting its
+ * {@code add.stats} on the way. No Hadoop {@code FileSystem} or codec is involved.
+ *
+ * <p>The file becomes visible when {@link #close()} succeeds. The caller calls exactly one of
+ * {@link #close()} or {@link #abort()}. A {@link SchemaMismatchException} from {@link #write} leaves
+ * the writer usable (the row was checked before anything was written); after any other failure, abort.
+ */
+public final class ParquetDataWriter {
+  private final ObjectStore store;
+  private final String key;
+  private final TrackedOutputFile file;
+  private final ParquetWriter<GenericData.Record> writer;
+  private final AvroRowConverter converter;
+  private final FileStats stats;
+  private boolean finished;
+
+  private ParquetDataWriter(ObjectStore store, String key, StructType schema, ParquetWriteOptions options) {
+    this.store = store;
+    this.key = key;
+    Schema avroSchema = AvroSchemas.toAvro(schema);
+    MessageType parquetSchema = ParquetSchemas.toParquet(schema);
+    this.converter = new AvroRowConverter(schema, avroSchema);
+    this.stats = new FileStats(schema, options.numIndexedCols());
+    this.file = new TrackedOutputFile(new StoreOutputFile(store, key));
+    PlainParquetConfiguration conf = new PlainParquetConfiguration();
+    conf.set(AvroWriteSupport.WRITE_OLD_LIST_STRUCTURE, "false");
+    try {
+      this.writer = new Builder(file, writeSupport(parquetSchema, avroSchema))
+          .withConf(conf)
+          .withCodecFactory(PageCodecs.INSTANCE)
+          .withCompressionCodec(CompressionCodecName.valueOf(options.codec().name()))
+          .withRowGroupSize(options.rowGroupSize())
+          .withPageSize(options.pageSize())
+          .build();
+    } catch (IOException e) {
+      throw new StorageException("Creating Parquet data file " + store.uriOf(key) + " failed: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Starts a new data file at {@code key}.
+   *
+   * @throws dev.sluice.table.exceptions.UnsupportedTableFeatureException if the schema has a type
+   *     Sluice cannot write (a map with non-string keys, timestamp_ntz)
+   */
+  public static ParquetDataWriter open(ObjectStore store, String key, StructType schema, ParquetWriteOptions options) {
+    return new ParquetDataWriter(store, key, schema, options);
+  }
+
+  /** Writes all {@code rows} to a new data file at {@code key}; on failure the object is deleted. */
+  public static WrittenFile write(
+      ObjectStore store, String key, StructType schema, Iterator<Row> rows, ParquetWriteOptions options) {
+    ParquetDataWriter writer = open(store, key, schema, options);
+    try {
+      while (rows.hasNext()) {
+        writer.write(rows.next());
+      }
+      return writer.close();
+    } catch (RuntimeException e) {
+      writer.abort();
+      throw e;
+    }
+  }
+
+  /**
+   * Appends a row (values in the Java mapping of {@link dev.sluice.table.types.DataType}).
+   *
+   * @throws SchemaMismatchException if a value does not fit its column; the message names the column
+   */
+  public void write(Row row) {
+    GenericData.Record record = converter.toRecord(row);
+    try {
+      writer.write(record);
+    } catch (IOException e) {
+      throw new StorageException("Writing Parquet data file " + store.uriOf(key) + " failed: " + e.getMessage(), e);
+    }
+    stats.add(row);
+  }
+
+  /** Bytes written so far plus those buffered for the current row group; use it to roll files at a target size. */
+  public long bytesWritten() {
+    return writer.getDataSize();
+  }
+
+  public long numRecords() {
+    return stats.numRecords();
+  }
+
+  /** Writes the footer and makes the file visible. */
+  public WrittenFile close() {
+    finished = true;
+    try {
+      writer.close();
+    } catch (IOException | RuntimeException e) {
+      discard();
+      throw new StorageException("Finishing Parquet data file " + store.uriOf(key) + " failed: " + e.getMessage()
+          + "; the partial object was deleted", e);
+    }
+    return new WrittenFile(key, file.length(), stats.numRecords(), stats.toJson());
+  }
+
+  /** Gives up the file: nothing stays visible at {@code key}. Safe to call after a failure. */
+  public void abort() {
+    if (!finished) {
+      finished = true;
+      discard();
+    }
+  }
+
+  private void discard() {
+    file.closeQuietly();
+    store.delete(key);
+  }
+
+  private static WriteSupport<GenericData.Record> writeSupport(MessageType parquetSchema, Schema avroSchema) {
+    return new DelegatingWriteSupport<>(new AvroWriteSupport<>(parquetSchema, avroSchema, GenericData.get())) {
+      @Override
+      public WriteContext init(ParquetConfiguration configuration) {
+        // Leave out parquet-avro's embedded Avro schema: its names are sanitised and would mislead
+        // readers that map columns by it. Spark and Kernel read the Parquet schema only.
+        return new WriteContext(super.init(configuration).getSchema(), Map.of());
+      }
+
+      @Override
+      public WriteContext init(Configuration configuration) {
+        return new WriteContext(super.init(configuration).getSchema(), Map.of());
+      }
+    };
+  }
+
+  private static final class Builder extends ParquetWriter.Builder<GenericData.Record, Builder> {
+    private final WriteSupport<GenericData.Record> support;
+
+    Builder(OutputFile file, WriteSupport<GenericData.Record> support) {
+      super(file);
+      this.support = support;
+    }
+
+    @Override
+    protected Builder self() {
+      return this;
+    }
+
+    @Override
+    protected WriteSupport<GenericData.Record> getWriteSupport(Configuration conf) {
+      return support;
+    }
+
+    @Override
+    protected WriteSupport<GenericData.Record> getWriteSupport(ParquetConfiguration conf) {
+      return support;
+    }
+  }
+
+  /** Remembers the stream it creates, for the exact object size and for abandoning the object. */
+  private static final class TrackedOutputFile implements OutputFile {
+    private final OutputFile delegate;
+    private PositionOutputStream stream;
+
+    TrackedOutputFile(OutputFile delegate) {
+      this.delegate = delegate;
+    }
+
+    @Override
+    public PositionOutputStream create(long blockSizeHint) throws IOException {
+      stream = delegate.create(blockSizeHint);
+      return stream;
+    }
+
+    @Override
+    public PositionOutputStream createOrOverwrite(long blockSizeHint) throws IOException {
+      stream = delegate.createOrOverwrite(blockSizeHint);
+      return stream;
+    }
+
+    @Override
+    public boolean supportsBlockSize() {
+      return delegate.supportsBlockSize();
+    }
+
+    @Override
+    public long defaultBlockSize() {
+      return delegate.defaultBlockSize();
+    }
+
+    @Override
+    public String getPath() {
+      return delegate.getPath();
+    }
+
+    long length() {
+      try {
+        return stream.getPos();
+      } catch (IOException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+
+    void closeQuietly() {
+      if (stream != null) {
+        try {
+          stream.close();
+        } catch (IOException | RuntimeException ignored) {
+          // The object is deleted next; a failed close only means there is less to delete.
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,262 @@
+package dev.sluice.table.internal.parquet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.sluice.table.data.Row;
+import dev.sluice.table.exceptions.SchemaMismatchException;
+import dev.sluice.table.exceptions.UnsupportedTableFeatureException;
+import dev.sluice.table.storage.LocalObjectStore;
+import dev.sluice.table.storage.ObjectStore;
+import dev.sluice.table.types.ArrayType;
+import dev.sluice.table.types.DecimalType;
+import dev.sluice.table.types.MapType;
+import dev.sluice.table.types.PrimitiveType;
+import dev.sluice.table.types.StructField;
+import dev.sluice.table.types.StructType;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.schema.MessageType;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+class ParquetRoundTripTest {
+  private static final StructType NESTED = StructType.empty()
+      .add("x", PrimitiveType.INTEGER)
+      .add("y", StructType.empty().add("z", PrimitiveType.STRING));
+
+  static final StructType ALL_TYPES = StructType.empty()
+      .add("s", PrimitiveType.STRING)
+      .add("l", PrimitiveType.LONG)
+      .add("i", PrimitiveType.INTEGER)
+      .add("sh", PrimitiveType.SHORT)
+      .add("b", PrimitiveType.BYTE)
+      .add("d", PrimitiveType.DOUBLE)
+      .add("f", PrimitiveType.FLOAT)
+      .add("bool", PrimitiveType.BOOLEAN)
+      .add("bin", PrimitiveType.BINARY)
+      .add("date", PrimitiveType.DATE)
+      .add("ts", PrimitiveType.TIMESTAMP)
+      .add("dec_small", DecimalType.of(5, 2))
+      .add("dec_mid", DecimalType.of(18, 6))
+      .add("dec_big", DecimalType.of(38, 10))
+      .add("nested", NESTED)
+      .add("ints", new ArrayType(PrimitiveType.INTEGER, true))
+      .add("structs", new ArrayType(StructType.empty().add("v", PrimitiveType.LONG), true))
+      .add("matrix", new ArrayType(new ArrayType(PrimitiveType.STRING, true), true))
+      .add("tags", new MapType(PrimitiveType.STRING, PrimitiveType.LONG, true))
+      .add("deep", new MapType(PrimitiveType.STRING, new ArrayType(NESTED, true), true))
+      .add(StructField.of("required", PrimitiveType.LONG, false));
+
+  @TempDir Path dir;
+  ObjectStore store;
+
+  @BeforeEach
+  void setUp() {
+    store = new LocalObjectStore(dir);
+  }
+
+  static Row fullRow(int n) {
+    Map<String, Long> tags = new LinkedHashMap<>();
+    tags.put("a" + n, (long) n);
+    tags.put("none", null);
+    Map<String, Object> deep = new LinkedHashMap<>();
+    deep.put("k", Arrays.asList(Row.of(n, Row.of("z" + n)), null, Row.of(null, null)));
+    return Row.of(
+        "str-" + n + "-\u00e9\uD83D\uDE00",
+        Long.MAX_VALUE - n,
+        -n,
+        (short) (n * 100),
+        (byte) (n - 128),
+        n + 0.25,
+        n + 0.5f,
+        n % 2 == 0,
+        new byte[] {(byte) n, 0, -1},
+        LocalDate.of(1969, 12, 31).plusDays(n),
+        Instant.parse("1969-12-31T23:59:59.999999Z").plusSeconds(n * 86_400L),
+        new BigDecimal("-123.45").add(BigDecimal.valueOf(n)),
+        new BigDecimal("123456789012.123456").negate(),
+        new BigDecimal("1234567890123456789012345678.0123456789"),
+        Row.of(n, Row.of("zz" + n)),
+        Arrays.asList(1, null, n),
+        Arrays.asList(Row.of((long) n), null, Row.of((Object) null)),
+        Arrays.asList(List.of("a", "b"), List.of(), null, Arrays.asList((String) null)),
+        tags,
+        deep,
+        (long) n);
+  }
+
+  static Row nullRow() {
+    Object[] values = new Object[ALL_TYPES.size()];
+    values[values.length - 1] = 0L;
+    return Row.of(values);
+  }
+
+  private List<Row> roundTrip(StructType schema, List<Row> rows, ParquetWriteOptions options) {
+    WrittenFile written = ParquetDataWriter.write(store, "t/part-0.parquet", schema, rows.iterator(), options);
+    assertThat(written.size()).isEqualTo(store.status("t/part-0.parquet").orElseThrow().size());
+    assertThat(written.numRecords()).isEqualTo(rows.size());
+    return ParquetDataReader.read(store, written.key(), written.size(), schema).toList();
+  }
+
+  @ParameterizedTest
+  @EnumSource(ParquetWriteOptions.Codec.class)
+  void everyTypeSurvivesARoundTripWithEitherCodec(ParquetWriteOptions.Codec codec) throws Exception {
+    List<Row> rows = new ArrayList<>();
+    for (int n = 0; n < 50; n++) {
+      rows.add(fullRow(n));
+    }
+    rows.add(nullRow());
+
+    List<Row> read = roundTrip(ALL_TYPES, rows, ParquetWriteOptions.defaults().withCodec(codec));
+
+    assertThat(read).containsExactlyElementsOf(rows);
+    try (ParquetFileReader reader = ParquetFileReader.open(new StoreInputFile(store, "t/part-0.parquet", -1))) {
+      assertThat(reader.getRowGroups().get(0).getColumns().get(0).getCodec())
+          .isEqualTo(CompressionCodecName.valueOf(codec.name()));
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(ParquetWriteOptions.Codec.class)
+  void anEmptyFileHasNoRowsAndValidStats(ParquetWriteOptions.Codec codec) {
+    WrittenFile written = ParquetDataWriter.write(
+        store, "t/empty.parquet", ALL_TYPES, List.<Row>of().iterator(), ParquetWriteOptions.defaults().withCodec(codec));
+
+    assertThat(written.numRecords()).isZero();
+    assertThat(written.size()).isEqualTo(store.status("t/empty.parquet").orElseThrow().size()).isPositive();
+    assertThat(ParquetDataReader.read(store, written.key(), -1, ALL_TYPES).toList()).isEmpty();
+    assertThat(FileStats.parse(written.stats(), ALL_TYPES).numRecords()).hasValue(0);
+  }
+
+  @Test
+  void theParquetSchemaHasSparksLayoutAndTheRealColumnNames() throws Exception {
+    StructType schema = StructType.empty()
+        .add("a-b", PrimitiveType.TIMESTAMP)
+        .add("1col", new ArrayType(PrimitiveType.BYTE, true))
+        .add("a b.c", new MapType(PrimitiveType.STRING, DecimalType.of(10, 2), true))
+        .add("a_b", PrimitiveType.SHORT);
+    Row row = Row.of(Instant.parse("2024-01-02T03:04:05.123456Z"), Arrays.asList((byte) 1, null),
+        Map.of("k", new BigDecimal("1.50")), (short) 7);
+
+    assertThat(roundTrip(schema, List.of(row), ParquetWriteOptions.defaults())).containsExactly(row);
+
+    try (ParquetFileReader reader = ParquetFileReader.open(new StoreInputFile(store, "t/part-0.parquet", -1))) {
+      MessageType written = reader.getFooter().getFileMetaData().getSchema();
+      assertThat(written.toString()).isEqualToIgnoringWhitespace("""
+          message spark_schema {
+            optional int64 a-b (TIMESTAMP(MICROS,true));
+            optional group 1col (LIST) { repeated group list { optional int32 element (INTEGER(8,true)); } }
+            optional group a b.c (MAP) {
+              repeated group key_value { required binary key (STRING); optional fixed_len_byte_array(5) value (DECIMAL(10,2)); }
+            }
+            optional int32 a_b (INTEGER(16,true));
+          }""");
+      assertThat(reader.getFooter().getFileMetaData().getKeyValueMetaData()).doesNotContainKey("parquet.avro.schema");
+    }
+  }
+
+  @Test
+  void readsOnlyRequestedColumnsByNameAndMissingOnesAsNull() {
+    roundTrip(ALL_TYPES, List.of(fullRow(3), nullRow()), ParquetWriteOptions.defaults());
+    StructType readSchema = StructType.empty()
+        .add("ghost", PrimitiveType.STRING)
+        .add("L", PrimitiveType.LONG)
+        .add("nested", StructType.empty().add("y", StructType.empty().add("z", PrimitiveType.STRING)).add("w", PrimitiveType.INTEGER));
+
+    List<Row> read = ParquetDataReader.read(store, "t/part-0.parquet", -1, readSchema).toList();
+
+    assertThat(read).containsExactly(
+        Row.of(null, Long.MAX_VALUE - 3, Row.of(Row.of("zz3"), null)),
+        Row.of(null, null, null));
+  }
+
+  @Test
+  void readingOnlyMissingColumnsGivesOneNullRowPerRecord() {
+    roundTrip(ALL_TYPES, List.of(fullRow(1), fullRow(2)), ParquetWriteOptions.defaults());
+
+    List<Row> read = ParquetDataReader.read(
+        store, "t/part-0.parquet", -1, StructType.empty().add("ghost", PrimitiveType.INTEGER)).toList();
+
+    assertThat(read).containsExactly(Row.of((Object) null), Row.of((Object) null));
+  }
+
+  @Test
+  void aValueOfTheWrongJavaTypeIsRefusedByColumnAndTheWriterStaysUsable() {
+    StructType schema = StructType.empty().add("id", PrimitiveType.LONG).add("n", NESTED);
+    ParquetDataWriter writer = ParquetDataWriter.open(store, "t/w.parquet", schema, ParquetWriteOptions.defaults());
+
+    assertThatThrownBy(() -> writer.write(Row.of(1L, Row.of("not an int", null))))
+        .isInstanceOf(SchemaMismatchException.class)
+        .hasMessageContaining("Column 'n.x' is integer and needs a Integer, but the row holds a java.lang.String");
+    writer.write(Row.of(2L, Row.of(5, null)));
+    WrittenFile written = writer.close();
+
+    assertThat(ParquetDataReader.read(store, written.key(), written.size(), schema).toList())
+        .containsExactly(Row.of(2L, Row.of(5, null)));
+  }
+
+  @Test
+  void nullInANonNullableColumnAndTooPreciseDecimalsAreRefused() {
+    assertThatThrownBy(() -> roundTrip(ALL_TYPES, List.of(Row.of(new Object[ALL_TYPES.size()])), ParquetWriteOptions.defaults()))
+        .isInstanceOf(SchemaMismatchException.class)
+        .hasMessageContaining("Column 'required' is not nullable, but a row holds null");
+    assertThat(store.status("t/part-0.parquet")).isEmpty();
+
+    StructType decimal = StructType.empty().add("d", DecimalType.of(4, 2));
+    assertThatThrownBy(() -> roundTrip(decimal, List.of(Row.of(new BigDecimal("1.234"))), ParquetWriteOptions.defaults()))
+        .isInstanceOf(SchemaMismatchException.class)
+        .hasMessageContaining("Column 'd' is decimal(4,2), but 1.234 has more than 2 fractional digits");
+    assertThatThrownBy(() -> roundTrip(decimal, List.of(Row.of(new BigDecimal("123.4"))), ParquetWriteOptions.defaults()))
+        .isInstanceOf(SchemaMismatchException.class)
+        .hasMessageContaining("Column 'd' is decimal(4,2), but 123.4 has more than 4 digits");
+  }
+
+  @Test
+  void mapsWithNonStringKeysAreRefusedNamingTheColumn() {
+    StructType schema = StructType.empty()
+        .add("s", StructType.empty().add("m", new MapType(PrimitiveType.INTEGER, PrimitiveType.STRING, true)));
+
+    assertThatThrownBy(() -> ParquetDataWriter.open(store, "t/m.parquet", schema, ParquetWriteOptions.defaults()))
+        .isInstanceOf(UnsupportedTableFeatureException.class)
+        .hasMessageContaining("Column 's.m' is map<integer,string>: Sluice writes maps with string keys only");
+  }
+
+  @Test
+  void abortLeavesNoObject() {
+    ParquetDataWriter writer = ParquetDataWriter.open(store, "t/a.parquet", ALL_TYPES, ParquetWriteOptions.defaults());
+    writer.write(fullRow(1));
+
+    writer.abort();
+
+    assertThat(store.status("t/a.parquet")).isEmpty();
+    assertThat(Files.exists(dir.resolve("t/a.parquet"))).isFalse();
+  }
+
+  @Test
+  void bytesWrittenGrowsWithRowsSoCallersCanRollFiles() {
+    ParquetDataWriter writer = ParquetDataWriter.open(store, "t/r.parquet", ALL_TYPES, ParquetWriteOptions.defaults());
+    long before = writer.bytesWritten();
+    for (int n = 0; n < 2_000; n++) {
+      writer.write(fullRow(n % 500));
+    }
+    long after = writer.bytesWritten();
+    WrittenFile written = writer.close();
+
+    assertThat(after).isGreaterThan(before + 10_000);
+    assertThat(written.numRecords()).isEqualTo(2_000);
+  }
+}
