@@ -1,0 +1,43 @@
+package dev.sluice.bench;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Runs the table-format benchmarks and prints one JSON line per figure.
+ *
+ * <p>Usage: {@code Bench [append|snapshot|merge|all] [--rows N] [--dir DIR]}. Figures are measured on a
+ * warm JVM after a smaller warm-up pass; they are not assertions.
+ */
+public final class Bench {
+  private Bench() {}
+
+  public static void main(String[] args) throws Exception {
+    String which = args.length > 0 ? args[0] : "all";
+    int rows = 2_000_000;
+    Path dir = null;
+    for (int i = 1; i < args.length; i++) {
+      if (args[i].equals("--rows")) {
+        rows = Integer.parseInt(args[++i]);
+      } else if (args[i].equals("--dir")) {
+        dir = Path.of(args[++i]);
+      }
+    }
+    if (dir == null) {
+      dir = Files.createTempDirectory("sluice-bench");
+    }
+    if (which.equals("append") || which.equals("all")) {
+      System.out.println(Json.write(AppendBench.run(dir.resolve("append"), rows)));
+    }
+    if (which.equals("snapshot") || which.equals("all")) {
+      for (int commits : List.of(100, 1_000, 10_000)) {
+        System.out.println(Json.write(SnapshotLoadBench.run(dir.resolve("snapshot-" + commits), commits)));
+      }
+    }
+    if (which.equals("merge") || which.equals("all")) {
+      System.out.println(Json.write(MergeBench.run(dir.resolve("merge-recent"), 1_000_000, true)));
+      System.out.println(Json.write(MergeBench.run(dir.resolve("merge-uniform"), 1_000_000, false)));
+    }
+  }
+}

@@ -1,0 +1,97 @@
+package dev.sluice.table;
+
+import dev.sluice.table.internal.TableContext;
+import dev.sluice.table.internal.actions.AddFile;
+import dev.sluice.table.internal.replay.SnapshotState;
+import dev.sluice.table.types.StructType;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+
+/** An immutable view of a table at one version: schema, properties, live files and application transactions. */
+public final class Snapshot {
+  private final TableContext context;
+  private final SnapshotState state;
+
+  Snapshot(TableContext context, SnapshotState state) {
+    this.context = context;
+    this.state = state;
+  }
+
+  public long version() {
+    return state.version();
+  }
+
+  /** The commit time of this version. */
+  public Instant timestamp() {
+    return Instant.ofEpochMilli(state.timestamp());
+  }
+
+  public StructType schema() {
+    return state.schema();
+  }
+
+  public List<String> partitionColumns() {
+    return state.metadata().partitionColumns();
+  }
+
+  /** Table properties ({@code metaData.configuration}), e.g. {@code delta.enableChangeDataFeed}. */
+  public Map<String, String> properties() {
+    return state.metadata().configuration();
+  }
+
+  /** The table's unique id ({@code metaData.id}). */
+  public String tableId() {
+    return state.metadata().id();
+  }
+
+  public int minReaderVersion() {
+    return state.protocol().minReaderVersion();
+  }
+
+  public int minWriterVersion() {
+    return state.protocol().minWriterVersion();
+  }
+
+  /** The latest {@code txn} version committed for {@code appId}, or empty. */
+  public OptionalLong transactionVersion(String appId) {
+    return state.transactionVersion(appId);
+  }
+
+  /** The live data files. */
+  public List<DataFile> files() {
+    List<DataFile> out = new ArrayList<>();
+    for (AddFile add : state.activeFiles().values()) {
+      out.add(context.dataFile(add));
+    }
+    return out;
+  }
+
+  /** Total rows, when every file has stats with {@code numRecords}. */
+  public OptionalLong numRecords() {
+    long total = 0;
+    for (DataFile f : files()) {
+      if (f.numRecords().isEmpty()) {
+        return OptionalLong.empty();
+      }
+      total += f.numRecords().getAsLong();
+    }
+    return OptionalLong.of(total);
+  }
+
+  /** Starts a scan of this snapshot. */
+  public ScanBuilder scan() {
+    return new ScanBuilder(context, state);
+  }
+
+  SnapshotState state() {
+    return state;
+  }
+
+  @Override
+  public String toString() {
+    return "Snapshot(" + context.log().tablePath() + "@v" + version() + ")";
+  }
+}

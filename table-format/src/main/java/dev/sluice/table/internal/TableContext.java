@@ -1,0 +1,147 @@
+package dev.sluice.table.internal;
+
+import dev.sluice.table.DataFile;
+import dev.sluice.table.data.CloseableIterator;
+import dev.sluice.table.data.Row;
+import dev.sluice.table.exceptions.StorageException;
+import dev.sluice.table.exceptions.UnsupportedTableFeatureException;
+import dev.sluice.table.expressions.Predicate;
+import dev.sluice.table.internal.actions.AddFile;
+import dev.sluice.table.internal.log.DeltaLog;
+import dev.sluice.table.internal.replay.FilePaths;
+import dev.sluice.table.internal.scan.StatsJson;
+import dev.sluice.table.internal.parquet.ParquetDataReader;
+import dev.sluice.table.internal.partition.PartitionValues;
+import dev.sluice.table.internal.replay.SnapshotState;
+import dev.sluice.table.internal.scan.FileSkipping;
+import dev.sluice.table.internal.txn.CommitPolicy;
+import dev.sluice.table.internal.txn.OptimisticTransaction;
+import dev.sluice.table.storage.StoragePaths;
+import dev.sluice.table.types.StructField;
+import dev.sluice.table.types.StructType;
+import java.net.URI;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+
+/** Everything a table's operations share: its log, clock, commit policy, and file-level helpers. */
+public final class TableContext {
+  private final DeltaLog log;
+  private final Clock clock;
+  private final CommitPolicy policy;
+  private final URI tableRoot;
+
+  public TableContext(DeltaLog log) {
+    this(log, Clock.systemUTC(), CommitPolicy.DEFAULT);
+  }
+
+  public TableContext(DeltaLog log, Clock clock, CommitPolicy policy) {
+    this.log = log;
+    this.tableRoot = FilePaths.rootOf(log.store().uriOf(log.tablePath()));
+    this.clock = clock;
+    this.policy = policy;
+  }
+
+  public DeltaLog log() {
+    return log;
+  }
+
+  public Clock clock() {
+    return clock;
+  }
+
+  /** A new transaction reading {@code snapshot} (null when creating the table). */
+  public OptimisticTransaction newTransaction(SnapshotState snapshot) {
+    return new OptimisticTransaction(log, snapshot, this::canonicalPath, policy, clock);
+  }
+
+  /** The file identity replay uses for a log path (relative and absolute spellings of one file match). */
+  public String canonicalPath(String logPath) {
+    return FilePaths.canonicalize(tableRoot, logPath);
+  }
+
+  /** The object key of a path as written in the log (relative and URI-encoded, or an absolute URI). */
+  public String keyOf(String logPath) {
+    if (PartitionValues.isAbsoluteLogPath(logPath)) {
+      URI uri = URI.create(logPath);
+      return log.store().keyOf(uri).orElseThrow(() -> new StorageException("The log of " + log.tablePath()
+          + " refers to " + logPath + ", which is outside the table's store " + log.store().root()));
+    }
+    return StoragePaths.join(log.tablePath(), PartitionValues.fromLogPath(logPath));
+  }
+
+  public DataFile dataFile(AddFile add) {
+    OptionalLong records = StatsJson.numRecords(add.stats());
+    return new DataFile(keyOf(add.path()), add.path(), add.partitionValues(), add.size(), add.modificationTime(),
+        records, add.stats());
+  }
+
+  /** The live files that may hold rows matching {@code predicate}. */
+  public List<AddFile> prune(SnapshotState state, Predicate predicate) {
+    return FileSkipping.prune(state.schema(), state.metadata().partitionColumns(), state.activeFiles().values(), predicate);
+  }
+
+  /** Whether {@code add} may hold rows matching {@code predicate} (by partition values and stats). */
+  public boolean mightMatch(SnapshotState state, AddFile add, Predicate predicate) {
+    return !FileSkipping.prune(state.schema(), state.metadata().partitionColumns(), List.of(add), predicate).isEmpty();
+  }
+
+  /** The rows of one data file, shaped as {@code readSchema}; partition columns come from the log. */
+  public CloseableIterator<Row> readRows(SnapshotState state, AddFile add, StructType readSchema) {
+    if (add.deletionVectorJson() != null) {
+      throw new UnsupportedTableFeatureException("File " + add.path() + " of " + log.tablePath()
+          + " has a deletion vector, which Sluice cannot apply (table feature deletionVectors).");
+    }
+    List<String> partitionColumns = state.metadata().partitionColumns();
+    List<StructField> dataFields = new ArrayList<>();
+    for (StructField f : readSchema.fields()) {
+      if (!containsIgnoreCase(partitionColumns, f.name())) {
+        dataFields.add(f);
+      }
+    }
+    StructType dataSchema = new StructType(dataFields);
+    CloseableIterator<Row> data = ParquetDataReader.read(log.store(), keyOf(add.path()), add.size(), dataSchema);
+    if (dataFields.size() == readSchema.size()) {
+      return data;
+    }
+    int n = readSchema.size();
+    Object[] partitionValues = new Object[n];
+    int[] dataIndex = new int[n];
+    for (int i = 0; i < n; i++) {
+      StructField f = readSchema.field(i);
+      dataIndex[i] = dataSchema.indexOf(f.name());
+      if (dataIndex[i] < 0) {
+        partitionValues[i] = PartitionValues.decode(partitionValue(add, f.name()), f.type());
+      }
+    }
+    return data.map(r -> {
+      Object[] out = new Object[n];
+      for (int i = 0; i < n; i++) {
+        out[i] = dataIndex[i] >= 0 ? r.get(dataIndex[i]) : partitionValues[i];
+      }
+      return Row.of(out);
+    });
+  }
+
+  private static String partitionValue(AddFile add, String column) {
+    if (add.partitionValues().containsKey(column)) {
+      return add.partitionValues().get(column);
+    }
+    for (var e : add.partitionValues().entrySet()) {
+      if (e.getKey().equalsIgnoreCase(column)) {
+        return e.getValue();
+      }
+    }
+    return null;
+  }
+
+  private static boolean containsIgnoreCase(List<String> names, String name) {
+    for (String n : names) {
+      if (n.equalsIgnoreCase(name)) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

@@ -1,0 +1,57 @@
+package dev.sluice.table.internal.scan;
+
+import dev.sluice.table.expressions.Predicate;
+import dev.sluice.table.internal.actions.AddFile;
+import dev.sluice.table.internal.parquet.FileStats;
+import dev.sluice.table.internal.parquet.ParsedStats;
+import dev.sluice.table.internal.partition.ColumnStats;
+import dev.sluice.table.internal.partition.FilePruner;
+import dev.sluice.table.types.StructType;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Chooses the files a predicate may need: exact on partition values, conservative on min/max stats.
+ * A file whose stats can't be parsed is kept (stats are optional in Delta).
+ */
+public final class FileSkipping {
+  private FileSkipping() {}
+
+  public static List<AddFile> prune(StructType schema, List<String> partitionColumns, Collection<AddFile> files,
+      Predicate predicate) {
+    if (predicate instanceof Predicate.Constant c && c.value()) {
+      return new ArrayList<>(files);
+    }
+    FilePruner pruner = FilePruner.of(predicate.bind(schema), partitionColumns);
+    List<AddFile> out = new ArrayList<>();
+    for (AddFile f : files) {
+      if (pruner.mightMatch(f.partitionValues(), stats(f, schema))) {
+        out.add(f);
+      }
+    }
+    return out;
+  }
+
+  static ColumnStats stats(AddFile f, StructType schema) {
+    if (f.stats() == null || f.stats().isBlank()) {
+      return ColumnStats.NONE;
+    }
+    ParsedStats parsed;
+    try {
+      parsed = FileStats.parse(f.stats(), schema);
+    } catch (RuntimeException unreadable) {
+      return ColumnStats.NONE;
+    }
+    Map<String, Long> nulls = new HashMap<>();
+    parsed.nullCount().forEach((k, v) -> {
+      if (v instanceof Long l) {
+        nulls.put(k, l);
+      }
+    });
+    return ColumnStats.of(parsed.numRecords().isPresent() ? parsed.numRecords().getAsLong() : null,
+        parsed.minValues(), parsed.maxValues(), nulls);
+  }
+}

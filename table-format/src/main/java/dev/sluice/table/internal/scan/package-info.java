@@ -1,0 +1,2 @@
+/** Scan planning and row iteration. */
+package dev.sluice.table.internal.scan;

@@ -1,0 +1,163 @@
+package dev.sluice.table.internal.write;
+
+import dev.sluice.table.data.Row;
+import dev.sluice.table.exceptions.SchemaMismatchException;
+import dev.sluice.table.internal.actions.AddFile;
+import dev.sluice.table.internal.parquet.ParquetDataWriter;
+import dev.sluice.table.internal.parquet.ParquetWriteOptions;
+import dev.sluice.table.internal.parquet.WrittenFile;
+import dev.sluice.table.internal.partition.PartitionValues;
+import dev.sluice.table.storage.ObjectStore;
+import dev.sluice.table.storage.StoragePaths;
+import dev.sluice.table.types.StructField;
+import dev.sluice.table.types.StructType;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * Writes rows of a table schema into new Parquet data files: one folder per partition
+ * (Hive-style), files rolled at the target size, names unique ({@code part-NNNNN-<uuid>.c000.<codec>.parquet}).
+ * Partition columns are not stored in the files, as Spark does; their values go to the log.
+ *
+ * <p>Not thread-safe. Close with {@link #finish()}, or {@link #abort()} to delete what was written.
+ */
+public final class TableWriter {
+  private final ObjectStore store;
+  private final String tablePath;
+  private final String folder;
+  private final StructType schema;
+  private final List<String> partitionColumns;
+  private final WriteOptions options;
+  private final Clock clock;
+  private final int[] partitionIndex;
+  private final int[] dataIndex;
+  private final StructType dataSchema;
+  private final Map<String, Open> open = new LinkedHashMap<>();
+  private final List<NewFile> done = new ArrayList<>();
+  private final String prefix;
+  private int fileCounter;
+
+  /**
+   * @param folder a sub-folder of the table for the files ("" for data files, {@code _change_data} for CDC files)
+   */
+  public TableWriter(ObjectStore store, String tablePath, String folder, StructType schema, List<String> partitionColumns,
+      WriteOptions options, Clock clock) {
+    this.store = store;
+    this.tablePath = tablePath;
+    this.folder = folder;
+    this.schema = schema;
+    this.partitionColumns = partitionColumns;
+    this.options = options;
+    this.clock = clock;
+    this.prefix = folder.startsWith("_change_data") ? "cdc" : "part";
+    partitionIndex = new int[partitionColumns.size()];
+    for (int i = 0; i < partitionIndex.length; i++) {
+      partitionIndex[i] = schema.indexOf(partitionColumns.get(i));
+      if (partitionIndex[i] < 0) {
+        throw new SchemaMismatchException("Partition column '" + partitionColumns.get(i) + "' is not in the schema " + schema);
+      }
+    }
+    List<StructField> data = new ArrayList<>();
+    List<Integer> idx = new ArrayList<>();
+    for (int i = 0; i < schema.size(); i++) {
+      if (!isPartitionColumn(i)) {
+        data.add(schema.field(i));
+        idx.add(i);
+      }
+    }
+    dataSchema = new StructType(data);
+    dataIndex = idx.stream().mapToInt(Integer::intValue).toArray();
+  }
+
+  private boolean isPartitionColumn(int i) {
+    for (int p : partitionIndex) {
+      if (p == i) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Writes one row of the table schema. */
+  public void write(Row row) {
+    LinkedHashMap<String, String> values = new LinkedHashMap<>();
+    for (int i = 0; i < partitionIndex.length; i++) {
+      values.put(schema.field(partitionIndex[i]).name(),
+          PartitionValues.encode(row.get(partitionIndex[i]), schema.field(partitionIndex[i]).type()));
+    }
+    String partitionKey = partitionIndex.length == 0 ? "" : PartitionValues.partitionPath(values);
+    Open target = open.get(partitionKey);
+    if (target == null) {
+      target = openFile(partitionKey, values);
+      open.put(partitionKey, target);
+    }
+    Row data = dataIndex.length == schema.size() ? row : project(row);
+    target.writer.write(data);
+    if (target.writer.bytesWritten() >= options.targetFileSizeBytes()) {
+      done.add(close(target));
+      open.remove(partitionKey);
+    }
+  }
+
+  private Row project(Row row) {
+    Object[] out = new Object[dataIndex.length];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = row.get(dataIndex[i]);
+    }
+    return Row.of(out);
+  }
+
+  private Open openFile(String partitionKey, LinkedHashMap<String, String> values) {
+    String name = String.format(Locale.ROOT, "%s-%05d-%s.c000.%s.parquet", prefix, fileCounter++, UUID.randomUUID(),
+        options.codec());
+    String relative = StoragePaths.join(folder, partitionKey, name);
+    String key = StoragePaths.join(tablePath, relative);
+    ParquetDataWriter writer = ParquetDataWriter.open(store, key, dataSchema,
+        ParquetWriteOptions.defaults()
+            .withCodec(options.codec().equals("zstd") ? ParquetWriteOptions.Codec.ZSTD : ParquetWriteOptions.Codec.SNAPPY)
+            .withNumIndexedCols(options.statsColumns()));
+    return new Open(writer, key, relative, values);
+  }
+
+  private NewFile close(Open target) {
+    WrittenFile written = target.writer.close();
+    AddFile add = new AddFile(PartitionValues.toLogPath(target.relative), target.values, written.size(),
+        clock.millis(), true, written.stats(), null, null);
+    return new NewFile(add, target.key, written.numRecords());
+  }
+
+  /** Closes every open file and returns all files written. */
+  public List<NewFile> finish() {
+    for (Open o : open.values()) {
+      done.add(close(o));
+    }
+    open.clear();
+    return List.copyOf(done);
+  }
+
+  /** Deletes every file written or being written (after a failure before commit). */
+  public void abort() {
+    List<String> keys = new ArrayList<>();
+    for (Open o : open.values()) {
+      try {
+        o.writer.close();
+      } catch (RuntimeException ignored) {
+        // being deleted anyway
+      }
+      keys.add(o.key);
+    }
+    for (NewFile f : done) {
+      keys.add(f.key());
+    }
+    open.clear();
+    done.clear();
+    store.deleteAll(keys);
+  }
+
+  private record Open(ParquetDataWriter writer, String key, String relative, LinkedHashMap<String, String> values) {}
+}
