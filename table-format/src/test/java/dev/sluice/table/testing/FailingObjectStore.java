@@ -36,6 +36,7 @@ public final class FailingObjectStore implements ObjectStore {
   private volatile int timeoutCreateAt = -1;
   private volatile Predicate<String> failReads = k -> false;
   private volatile Predicate<String> failOverwrites = k -> false;
+  private volatile Predicate<String> failCreates = k -> false;
 
   public FailingObjectStore(ObjectStore delegate) {
     this.delegate = delegate;
@@ -59,6 +60,12 @@ public final class FailingObjectStore implements ObjectStore {
     return this;
   }
 
+  /** Every create of a matching key throws {@link StorageException} without writing anything. */
+  public FailingObjectStore failCreatesMatching(Predicate<String> keys) {
+    failCreates = keys;
+    return this;
+  }
+
   /** Overwrites of matching keys throw {@link StorageException} without writing anything. */
   public FailingObjectStore failOverwritesMatching(Predicate<String> keys) {
     failOverwrites = keys;
@@ -71,6 +78,7 @@ public final class FailingObjectStore implements ObjectStore {
     timeoutCreateAt = -1;
     failReads = k -> false;
     failOverwrites = k -> false;
+    failCreates = k -> false;
     return this;
   }
 
@@ -178,7 +186,7 @@ public final class FailingObjectStore implements ObjectStore {
   @Override
   public void create(String key, byte[] data) {
     int n = creates.incrementAndGet();
-    if (n == failCreateAt) {
+    if (n == failCreateAt || failCreates.test(key)) {
       throw new StorageException("Creating " + uriOf(key) + " failed: injected failure (call " + n + ")");
     }
     delegate.create(key, data);
