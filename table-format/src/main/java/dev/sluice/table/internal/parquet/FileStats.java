@@ -65,7 +65,7 @@ public final class FileStats {
       if (f.type() instanceof StructType nested) {
         collectLeaves(nested, childPath, childNames, limit, out);
       } else {
-        out.add(new Leaf(childPath, childNames, f.type()));
+        out.add(Leaf.of(childPath, childNames, f.type()));
       }
     }
   }
@@ -91,6 +91,9 @@ public final class FileStats {
   }
 
   private static Object valueAt(Row row, int[] path) {
+    if (path.length == 1) {
+      return row.get(path[0]);
+    }
     Object value = row;
     for (int ordinal : path) {
       value = ((Row) value).get(ordinal);
@@ -255,12 +258,10 @@ public final class FileStats {
   }
 
   /** Statistics of one leaf column; {@code path} are field ordinals from the row down. */
-  private static final class Leaf {
+  private static class Leaf {
     final int[] path;
     final String[] names;
     final DataType type;
-    final boolean ordered;
-    final boolean isString;
     Object min;
     Object max;
     long nulls;
@@ -269,37 +270,83 @@ public final class FileStats {
       this.path = path;
       this.names = names;
       this.type = type;
-      this.ordered = type.isOrderable() && type != PrimitiveType.TIMESTAMP_NTZ;
-      this.isString = type == PrimitiveType.STRING;
     }
 
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    void add(Object value) {
+    /** The leaf for a column of this type: typed so that the per-row work is one comparison or two. */
+    static Leaf of(int[] path, String[] names, DataType type) {
+      if (type == PrimitiveType.STRING) {
+        return new StringLeaf(path, names, type);
+      }
+      if (type == PrimitiveType.DOUBLE || type == PrimitiveType.FLOAT) {
+        return new FloatingLeaf(path, names, type);
+      }
+      if (type.isOrderable() && type != PrimitiveType.TIMESTAMP_NTZ) {
+        return new OrderedLeaf(path, names, type);
+      }
+      return new Leaf(path, names, type);
+    }
+
+    final void add(Object value) {
       if (value == null) {
         nulls++;
-        return;
+      } else {
+        bound(value);
       }
-      if (!ordered || isNaN(value)) {
-        return;
+    }
+
+    /** Widens min/max by a non-null value; only null counts for unordered types. */
+    void bound(Object value) {}
+  }
+
+  private static final class StringLeaf extends Leaf {
+    StringLeaf(int[] path, String[] names, DataType type) {
+      super(path, names, type);
+    }
+
+    @Override
+    void bound(Object value) {
+      String s = (String) value;
+      if (min == null) {
+        min = s;
+        max = s;
+      } else if (compareCodePoints(s, (String) min) < 0) {
+        min = s;
+      } else if (compareCodePoints(s, (String) max) > 0) {
+        max = s;
       }
+    }
+  }
+
+  private static class OrderedLeaf extends Leaf {
+    OrderedLeaf(int[] path, String[] names, DataType type) {
+      super(path, names, type);
+    }
+
+    @Override
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    void bound(Object value) {
       if (min == null) {
         min = value;
         max = value;
-      } else if (isString) {
-        if (compareCodePoints((String) value, (String) min) < 0) {
-          min = value;
-        } else if (compareCodePoints((String) value, (String) max) > 0) {
-          max = value;
-        }
       } else if (((Comparable) value).compareTo(min) < 0) {
         min = value;
       } else if (((Comparable) value).compareTo(max) > 0) {
         max = value;
       }
     }
+  }
 
-    private static boolean isNaN(Object value) {
-      return (value instanceof Double d && d.isNaN()) || (value instanceof Float f && f.isNaN());
+  /** NaN is no bound of anything: Spark and Kernel ignore it too. */
+  private static final class FloatingLeaf extends OrderedLeaf {
+    FloatingLeaf(int[] path, String[] names, DataType type) {
+      super(path, names, type);
+    }
+
+    @Override
+    void bound(Object value) {
+      if (!(value instanceof Double d && d.isNaN()) && !(value instanceof Float f && f.isNaN())) {
+        super.bound(value);
+      }
     }
   }
 }
