@@ -33,7 +33,10 @@ import org.apache.hadoop.conf.Configuration;
  * lists with AssertJ's {@code usingRecursiveComparison()} after {@link #sorted(List)}.
  *
  * <p>A table path is a local directory ({@code /tmp/t} or {@code file:/tmp/t}) or an
- * {@code s3a://bucket/prefix} URI used with {@link #s3aConf(String, String, String)}.
+ * {@code s3a://bucket/prefix} URI used with {@link #s3aConf(String, String, String)}. Kernel's own
+ * exceptions (e.g. {@code io.delta.kernel.exceptions.TableNotFoundException}) propagate unchanged,
+ * so a test can assert that Kernel refuses a table; a column type without a Sluice mapping
+ * ({@code timestamp_ntz}, {@code variant}) raises {@link IllegalArgumentException}.
  */
 public final class KernelReader {
 
