@@ -3,6 +3,8 @@ package dev.sluice.table.internal;
 import dev.sluice.table.DataFile;
 import dev.sluice.table.data.CloseableIterator;
 import dev.sluice.table.data.Row;
+import dev.sluice.table.exceptions.InvalidTableException;
+import dev.sluice.table.exceptions.SluiceTableException;
 import dev.sluice.table.exceptions.StorageException;
 import dev.sluice.table.exceptions.UnsupportedTableFeatureException;
 import dev.sluice.table.expressions.Predicate;
@@ -101,7 +103,7 @@ public final class TableContext {
       }
     }
     StructType dataSchema = new StructType(dataFields);
-    CloseableIterator<Row> data = ParquetDataReader.read(log.store(), keyOf(add.path()), add.size(), dataSchema);
+    CloseableIterator<Row> data = openDataFile(add, dataSchema);
     if (dataFields.size() == readSchema.size()) {
       return data;
     }
@@ -122,6 +124,19 @@ public final class TableContext {
       }
       return Row.of(out);
     });
+  }
+
+  private CloseableIterator<Row> openDataFile(AddFile add, StructType dataSchema) {
+    String key = keyOf(add.path());
+    try {
+      return ParquetDataReader.read(log.store(), key, add.size(), dataSchema);
+    } catch (SluiceTableException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw new InvalidTableException("Data file " + add.path() + " of " + log.store().uriOf(log.tablePath())
+          + " cannot be read as Parquet (" + e.getMessage() + "). The file is damaged or not what the log says;"
+          + " restore it, or remove it from the table with a DELETE of its rows.", e);
+    }
   }
 
   private static String partitionValue(AddFile add, String column) {

@@ -167,6 +167,10 @@ final class CheckpointSchema {
     }
     List<String> out = new ArrayList<>();
     for (Object o : (Collection<?>) v) {
+      // Some writers' 3-level lists surface through parquet-avro as records with one "element" field.
+      if (o instanceof GenericRecord wrapped && wrapped.getSchema().getFields().size() == 1) {
+        o = wrapped.get(0);
+      }
       out.add(o == null ? null : o.toString());
     }
     return out;
