@@ -1,0 +1,2 @@
+/** Streaming sinks. */
+package dev.sluice.ingestion.sink;
