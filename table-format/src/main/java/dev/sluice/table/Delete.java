@@ -10,7 +10,7 @@ import dev.sluice.table.internal.replay.SnapshotState;
 import dev.sluice.table.internal.txn.OptimisticTransaction;
 import dev.sluice.table.internal.write.ChangeDataWriter;
 import dev.sluice.table.internal.write.NewFile;
-import dev.sluice.table.internal.write.TableWriter;
+import dev.sluice.table.internal.write.RewriteFiles;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -49,10 +49,7 @@ public final class Delete extends WriteOperation<Delete> {
     txn.readPredicate(where, add -> context.mightMatch(snapshot, add, where));
     BoundPredicate match = where.bind(snapshot.schema());
     boolean cdf = ChangeFeed.enabled(snapshot.metadata());
-    TableWriter rewriter = new TableWriter(context.log().store(), context.log().tablePath(), "", snapshot.schema(),
-        partitionColumns, options, context.clock());
-    ChangeDataWriter changes = cdf ? new ChangeDataWriter(context.log().store(), context.log().tablePath(),
-        snapshot.schema(), partitionColumns, options, context.clock()) : null;
+    RewriteFiles rewriter = new RewriteFiles(context, snapshot.schema(), partitionColumns, options, cdf);
     long now = context.clock().millis();
     long deleted = 0;
     long copied = 0;
@@ -68,9 +65,7 @@ public final class Delete extends WriteOperation<Delete> {
             Row r = rows.next();
             if (match.test(r)) {
               matched++;
-              if (changes != null) {
-                changes.write(r, ChangeDataWriter.DELETE);
-              }
+              rewriter.change(r, ChangeDataWriter.DELETE);
             } else {
               kept.add(r);
             }
@@ -85,18 +80,9 @@ public final class Delete extends WriteOperation<Delete> {
         txn.remove(file.toRemove(now, true));
         kept.forEach(rewriter::write);
       }
-      added = rewriter.finish();
-      for (NewFile f : added) {
-        txn.add(f.add(), f.key());
-      }
-      if (changes != null) {
-        changes.finish(txn);
-      }
+      added = rewriter.finish(txn);
     } catch (RuntimeException e) {
       rewriter.abort();
-      if (changes != null) {
-        changes.abort();
-      }
       throw e;
     }
     // From here on the transaction owns the files: it deletes them only when the commit surely failed.

@@ -12,7 +12,7 @@ import dev.sluice.table.internal.txn.OptimisticTransaction;
 import dev.sluice.table.internal.write.ChangeDataWriter;
 import dev.sluice.table.internal.write.NewFile;
 import dev.sluice.table.internal.write.SchemaEnforcer;
-import dev.sluice.table.internal.write.TableWriter;
+import dev.sluice.table.internal.write.RewriteFiles;
 import dev.sluice.table.types.StructType;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -151,10 +151,7 @@ public final class Merge extends WriteOperation<Merge> {
     txn.readPredicate(scope, add -> context.mightMatch(snapshot, add, scope));
     MergeRows pair = new MergeRows(schema, sourceSchema);
     List<String> partitionColumns = snapshot.metadata().partitionColumns();
-    TableWriter writer = new TableWriter(context.log().store(), table, "", schema, partitionColumns, options,
-        context.clock());
-    ChangeDataWriter changes = ChangeFeed.enabled(txn.metadata()) ? new ChangeDataWriter(context.log().store(), table,
-        schema, partitionColumns, options, context.clock()) : null;
+    RewriteFiles writer = new RewriteFiles(context, schema, partitionColumns, options, ChangeFeed.enabled(txn.metadata()));
     Counts counts = new Counts();
     Set<MergeKey> matchedKeys = new HashSet<>();
     long now = context.clock().millis();
@@ -162,7 +159,7 @@ public final class Merge extends WriteOperation<Merge> {
     try {
       for (AddFile file : context.prune(snapshot, scope)) {
         txn.readFile(file);
-        if (mergeFile(snapshot, file, schema, targetKeys, plan, source, pair, writer, changes, matchedKeys, counts)) {
+        if (mergeFile(snapshot, file, schema, targetKeys, plan, source, pair, writer, matchedKeys, counts)) {
           txn.remove(file.toRemove(now, true));
           counts.filesRemoved++;
         }
@@ -179,24 +176,13 @@ public final class Merge extends WriteOperation<Merge> {
             Row inserted = project(r, plan.inputIndex(), null);
             writer.write(inserted);
             counts.inserted++;
-            if (changes != null) {
-              changes.write(inserted, ChangeDataWriter.INSERT);
-            }
+            writer.change(inserted, ChangeDataWriter.INSERT);
           }
         }
       }
-      added = writer.finish();
-      for (NewFile f : added) {
-        txn.add(f.add(), f.key());
-      }
-      if (changes != null) {
-        changes.finish(txn);
-      }
+      added = writer.finish(txn);
     } catch (RuntimeException e) {
       writer.abort();
-      if (changes != null) {
-        changes.abort();
-      }
       throw e;
     }
     Map<String, String> metrics = withExtra(OptimisticTransaction.metrics(
@@ -218,8 +204,8 @@ public final class Merge extends WriteOperation<Merge> {
 
   /** Rewrites one candidate file if any of its rows changes; returns whether it did. */
   private boolean mergeFile(SnapshotState snapshot, AddFile file, StructType schema, int[] targetKeys,
-      SchemaEnforcer.Plan plan, SourceIndex source, MergeRows pair, TableWriter writer, ChangeDataWriter changes,
-      Set<MergeKey> matchedKeys, Counts counts) {
+      SchemaEnforcer.Plan plan, SourceIndex source, MergeRows pair, RewriteFiles writer, Set<MergeKey> matchedKeys,
+      Counts counts) {
     counts.filesScanned++;
     List<Row> out = new ArrayList<>();
     List<Row[]> changed = new ArrayList<>();
@@ -257,14 +243,12 @@ public final class Merge extends WriteOperation<Merge> {
       writer.write(r);
     }
     counts.copied += out.size() - changed.stream().filter(c -> c[1] != null).count();
-    if (changes != null) {
-      for (Row[] c : changed) {
-        if (c[1] == null) {
-          changes.write(c[0], ChangeDataWriter.DELETE);
-        } else {
-          changes.write(c[0], ChangeDataWriter.UPDATE_PREIMAGE);
-          changes.write(c[1], ChangeDataWriter.UPDATE_POSTIMAGE);
-        }
+    for (Row[] c : changed) {
+      if (c[1] == null) {
+        writer.change(c[0], ChangeDataWriter.DELETE);
+      } else {
+        writer.change(c[0], ChangeDataWriter.UPDATE_PREIMAGE);
+        writer.change(c[1], ChangeDataWriter.UPDATE_POSTIMAGE);
       }
     }
     return true;
