@@ -1,0 +1,11 @@
+package dev.sluice.ingestion;
+
+/**
+ * The user function of {@code foreachBatch}: called once per micro-batch with its rows and id. After a
+ * crash the same batch may be passed again with the same id, so the function must be idempotent
+ * per batch id (e.g. write with {@code txn(appId, batchId)}, as {@link MergeIntoTable} does).
+ */
+@FunctionalInterface
+public interface BatchFunction {
+  void call(Batch batch, long batchId);
+}

@@ -1,0 +1,188 @@
+package dev.sluice.ingestion;
+
+import dev.sluice.ingestion.internal.runner.MicroBatchExecution;
+import dev.sluice.ingestion.internal.runner.QuerySpec;
+import dev.sluice.ingestion.internal.sink.ConsoleSink;
+import dev.sluice.ingestion.internal.sink.DeltaSink;
+import dev.sluice.ingestion.internal.sink.ForeachBatchSink;
+import dev.sluice.ingestion.internal.sink.MemorySink;
+import dev.sluice.ingestion.sink.Sink;
+import dev.sluice.table.Table;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.function.Function;
+
+/**
+ * Describes where a stream goes and starts it:
+ * {@code writeStream().format("delta").outputMode("append").trigger(Trigger.availableNow())
+ * .queryName("bronze_orders").toTable(path)}. The checkpoint defaults to
+ * {@code <table>/_checkpoints/<query name>} for Delta sinks.
+ */
+public final class DataStreamWriter {
+  private static final Set<String> FORMATS = Set.of("delta", "console", "memory", "foreachbatch");
+  private static final Set<String> OPTIONS = Set.of("checkpointlocation", "mergeschema", "minbatchestoretain",
+      "numrows", "truncate", "runnerleasetimeout");
+
+  private final SluiceSession session;
+  private final StreamFrame frame;
+  private String format = "delta";
+  private OutputMode outputMode = OutputMode.APPEND;
+  private Trigger trigger = Trigger.defaultTrigger();
+  private String queryName;
+  private final Map<String, String> options = new LinkedHashMap<>();
+  private final List<String> partitionBy = new ArrayList<>();
+  private BatchFunction foreachBatch;
+
+  DataStreamWriter(SluiceSession session, StreamFrame frame) {
+    this.session = session;
+    this.frame = frame;
+  }
+
+  /** {@code delta} (default), {@code console}, {@code memory}. */
+  public DataStreamWriter format(String value) {
+    String f = value.toLowerCase(Locale.ROOT);
+    if (!FORMATS.contains(f)) {
+      throw new IllegalArgumentException("Unknown sink format '" + value + "'; use one of " + new TreeSet<>(FORMATS));
+    }
+    this.format = f;
+    return this;
+  }
+
+  public DataStreamWriter outputMode(OutputMode value) {
+    this.outputMode = value;
+    return this;
+  }
+
+  public DataStreamWriter outputMode(String value) {
+    return outputMode(OutputMode.of(value));
+  }
+
+  public DataStreamWriter trigger(Trigger value) {
+    this.trigger = value;
+    return this;
+  }
+
+  /** The query's name: shown in progress, and the default checkpoint folder name. */
+  public DataStreamWriter queryName(String value) {
+    this.queryName = value;
+    return this;
+  }
+
+  /** {@code checkpointLocation}, {@code mergeSchema}, {@code minBatchesToRetain} (default 100), console {@code numRows}/{@code truncate}. */
+  public DataStreamWriter option(String key, String value) {
+    if (!OPTIONS.contains(key.toLowerCase(Locale.ROOT))) {
+      throw new IllegalArgumentException("Unknown writeStream option '" + key + "'; accepted: checkpointLocation,"
+          + " mergeSchema, minBatchesToRetain, numRows, truncate, runnerLeaseTimeout");
+    }
+    options.put(key.toLowerCase(Locale.ROOT), value);
+    return this;
+  }
+
+  /** Partition columns of a Delta table the sink creates. */
+  public DataStreamWriter partitionBy(String... columns) {
+    partitionBy.addAll(List.of(columns));
+    return this;
+  }
+
+  /** Hands each batch to {@code function} (which must be idempotent per batch id). */
+  public DataStreamWriter foreachBatch(BatchFunction function) {
+    this.format = "foreachbatch";
+    this.foreachBatch = function;
+    return this;
+  }
+
+  /** Starts writing to the Delta table at {@code path} (created by the first batch if missing). */
+  public StreamingQuery toTable(String path) {
+    format = "delta";
+    return start(path);
+  }
+
+  /** Starts a sink that has a path (delta). */
+  public StreamingQuery start(String path) {
+    Location table = session.location(path);
+    String name = queryName == null ? "default" : queryName;
+    Location checkpoint = options.containsKey("checkpointlocation")
+        ? session.location(options.get("checkpointlocation"))
+        : table.resolve("_checkpoints/" + name);
+    boolean mergeSchema = Boolean.parseBoolean(options.getOrDefault("mergeschema", "false"));
+    Function<UUID, Sink> sink = id -> new DeltaSink(Table.forPath(table.store(), table.key()), id.toString(),
+        outputMode, partitionBy, mergeSchema);
+    return launch(checkpoint, sink, "DeltaSink[" + table + "]");
+  }
+
+  /** Starts a sink without a path (console, memory, foreachBatch). */
+  public StreamingQuery start() {
+    if (format.equals("delta")) {
+      throw new IllegalArgumentException("The delta sink needs a table path: call toTable(path) or start(path)");
+    }
+    Location checkpoint;
+    if (options.containsKey("checkpointlocation")) {
+      checkpoint = session.location(options.get("checkpointlocation"));
+    } else if (format.equals("foreachbatch")) {
+      throw new IllegalArgumentException("foreachBatch needs option checkpointLocation, so that a restart resumes"
+          + " exactly where the query stopped");
+    } else {
+      checkpoint = session.location(temporaryCheckpoint());
+    }
+    Function<UUID, Sink> sink;
+    String description;
+    switch (format) {
+      case "console" -> {
+        int numRows = Integer.parseInt(options.getOrDefault("numrows", "20"));
+        boolean truncate = Boolean.parseBoolean(options.getOrDefault("truncate", "true"));
+        sink = id -> new ConsoleSink(System.out, numRows, truncate);
+        description = "ConsoleSink";
+      }
+      case "memory" -> {
+        if (queryName == null) {
+          throw new IllegalArgumentException("The memory sink needs queryName(...): it names the in-memory table");
+        }
+        MemorySink memory = new MemorySink(queryName, outputMode);
+        session.memorySinks().put(queryName, memory);
+        sink = id -> memory;
+        description = memory.description();
+      }
+      default -> {
+        BatchFunction fn = foreachBatch;
+        sink = id -> new ForeachBatchSink(fn);
+        description = "ForeachBatchSink";
+      }
+    }
+    return launch(checkpoint, sink, description);
+  }
+
+  private static String temporaryCheckpoint() {
+    try {
+      return Files.createTempDirectory("sluice-checkpoint-").toString();
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException("Cannot create a temporary checkpoint folder: " + e.getMessage(), e);
+    }
+  }
+
+  private StreamingQuery launch(Location checkpoint, Function<UUID, Sink> sink, String description) {
+    int retain = Integer.parseInt(options.getOrDefault("minbatchestoretain", "100"));
+    QuerySpec spec = new QuerySpec(queryName, List.of(frame.source()), frame.steps(), sink, description, outputMode,
+        trigger, checkpoint, retain,
+        Durations.parse(options.getOrDefault("runnerleasetimeout", "10 seconds"), "option runnerLeaseTimeout"));
+    StreamingQueryManager manager = session.streams();
+    MicroBatchExecution[] self = new MicroBatchExecution[1];
+    self[0] = new MicroBatchExecution(spec, session.sourceRegistry(), session::location, session.clock(),
+        manager.listeners(), () -> manager.terminated(self[0]));
+    manager.register(self[0]);
+    try {
+      self[0].start();
+    } catch (RuntimeException e) {
+      manager.terminated(self[0]);
+      throw e;
+    }
+    return self[0];
+  }
+
+}

@@ -1,0 +1,121 @@
+package dev.sluice.ingestion;
+
+import dev.sluice.ingestion.internal.Locations;
+import dev.sluice.ingestion.internal.runner.SourceRegistry;
+import dev.sluice.ingestion.internal.sink.MemorySink;
+import dev.sluice.table.Table;
+import dev.sluice.table.data.Row;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.UnaryOperator;
+import dev.sluice.table.storage.ObjectStore;
+
+/**
+ * The entry point of the streaming engine, in Spark's shape: {@code session.readStream()...} builds a
+ * query, {@code session.streams()} manages the running ones. Holds the storage settings used to open
+ * paths ({@code endpoint}, {@code region}, {@code path-style}, {@code access-key-id}, … for S3).
+ */
+public final class SluiceSession implements AutoCloseable {
+  private final Locations locations;
+  private final Clock clock;
+  private final SourceRegistry sources = new SourceRegistry();
+  private final StreamingQueryManager streams = new StreamingQueryManager();
+  private final Map<String, MemorySink> memorySinks = new ConcurrentHashMap<>();
+
+  private SluiceSession(Map<String, String> storageOptions, Clock clock, UnaryOperator<ObjectStore> storeWrapper) {
+    this.locations = new Locations(storageOptions, storeWrapper);
+    this.clock = clock;
+  }
+
+  /** A session with default settings: local paths and S3 with the default AWS credential chain. */
+  public static SluiceSession create() {
+    return builder().build();
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  public DataStreamReader readStream() {
+    return new DataStreamReader(this);
+  }
+
+  public StreamingQueryManager streams() {
+    return streams;
+  }
+
+  /** The location of a local path, {@code file:} URI or {@code s3://bucket/prefix}. */
+  public Location location(String pathOrUri) {
+    return locations.resolve(pathOrUri);
+  }
+
+  /** The Delta table at a path. */
+  public Table table(String pathOrUri) {
+    Location l = location(pathOrUri);
+    return Table.forPath(l.store(), l.key());
+  }
+
+  /** The rows a {@code memory} sink of this session has received so far. */
+  public List<Row> memoryTable(String name) {
+    MemorySink sink = memorySinks.get(name);
+    if (sink == null) {
+      throw new IllegalArgumentException("No memory sink named '" + name + "' in this session; known: "
+          + memorySinks.keySet());
+    }
+    return sink.rows();
+  }
+
+  /** Stops every active query. */
+  @Override
+  public void close() {
+    streams.stopAll();
+  }
+
+  Clock clock() {
+    return clock;
+  }
+
+  SourceRegistry sourceRegistry() {
+    return sources;
+  }
+
+  Map<String, MemorySink> memorySinks() {
+    return memorySinks;
+  }
+
+  /** Configures a session. */
+  public static final class Builder {
+    private final Map<String, String> storageOptions = new LinkedHashMap<>();
+    private Clock clock = Clock.systemUTC();
+    private UnaryOperator<ObjectStore> storeWrapper = UnaryOperator.identity();
+
+    /** A storage option for S3 paths: endpoint, region, path-style, access-key-id, secret-access-key, … */
+    public Builder storageOption(String key, String value) {
+      storageOptions.put(key, value);
+      return this;
+    }
+
+    public Builder storageOptions(Map<String, String> values) {
+      storageOptions.putAll(values);
+      return this;
+    }
+
+    public Builder clock(Clock value) {
+      this.clock = value;
+      return this;
+    }
+
+    /** Wraps every object store the session opens (metrics, auditing, fault injection in tests). */
+    public Builder wrapStores(UnaryOperator<ObjectStore> wrapper) {
+      this.storeWrapper = wrapper;
+      return this;
+    }
+
+    public SluiceSession build() {
+      return new SluiceSession(storageOptions, clock, storeWrapper);
+    }
+  }
+}

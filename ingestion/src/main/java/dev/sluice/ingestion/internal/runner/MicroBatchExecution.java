@@ -1,0 +1,523 @@
+package dev.sluice.ingestion.internal.runner;
+
+import dev.sluice.ingestion.Batch;
+import dev.sluice.ingestion.Location;
+import dev.sluice.ingestion.QueryProgress;
+import dev.sluice.ingestion.QueryStatus;
+import dev.sluice.ingestion.StreamingQuery;
+import dev.sluice.ingestion.StreamingQueryException;
+import dev.sluice.ingestion.StreamingQueryListener;
+import dev.sluice.ingestion.Trigger;
+import dev.sluice.ingestion.internal.checkpoint.CommitEntry;
+import dev.sluice.ingestion.internal.checkpoint.OffsetEntry;
+import dev.sluice.ingestion.internal.checkpoint.QueryCheckpoint;
+import dev.sluice.ingestion.internal.checkpoint.QueryMetadata;
+import dev.sluice.ingestion.internal.checkpoint.RunnerLease;
+import dev.sluice.ingestion.internal.plan.Transform;
+import dev.sluice.ingestion.internal.plan.TransformSpec;
+import dev.sluice.ingestion.sink.Sink;
+import dev.sluice.ingestion.source.ReadLimit;
+import dev.sluice.ingestion.source.Source;
+import dev.sluice.ingestion.source.SourceContext;
+import dev.sluice.ingestion.source.SourceOffset;
+import dev.sluice.table.data.Row;
+import dev.sluice.table.types.StructType;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs one streaming query as micro-batches on its own thread, with the protocol of DESIGN.md: for
+ * batch N, (1) plan each source's end offset, (2) write {@code offsets/N} with put-if-absent, (3) read
+ * and transform the rows in (end of N-1, end of N], (4) hand them to the sink, which commits with
+ * {@code txn(query id, N)}, (5) write {@code commits/N}. On start, a batch with offsets but no commit
+ * is re-run with exactly its recorded offsets; exactly-once follows from (2) and (4).
+ */
+public final class MicroBatchExecution implements StreamingQuery {
+  private static final Logger LOG = LoggerFactory.getLogger(MicroBatchExecution.class);
+  private static final int PROGRESS_KEPT = 100;
+  private static final long IDLE_POLL_MS = 100;
+
+  private final QuerySpec spec;
+  private final SourceRegistry registry;
+  private final Function<String, Location> resolver;
+  private final Clock clock;
+  private final List<StreamingQueryListener> listeners;
+  private final Runnable onTerminated;
+  private final UUID runId = UUID.randomUUID();
+  private final Deque<QueryProgress> progress = new ArrayDeque<>();
+  private final CountDownLatch terminated = new CountDownLatch(1);
+  private final Object monitor = new Object();
+  private final BatchInterceptor interceptor;
+
+  private volatile UUID id;
+  private volatile boolean stopRequested;
+  private volatile StreamingQueryException failure;
+  private volatile QueryStatus status = new QueryStatus("Initializing", false, false);
+  private long idleSince = -1;
+  private Thread thread;
+  private RunnerLease lease;
+
+  public MicroBatchExecution(QuerySpec spec, SourceRegistry registry, Function<String, Location> resolver, Clock clock,
+      List<StreamingQueryListener> listeners, Runnable onTerminated) {
+    this.spec = spec;
+    this.registry = registry;
+    this.resolver = resolver;
+    this.clock = clock;
+    this.listeners = listeners;
+    this.onTerminated = onTerminated;
+    this.interceptor = spec.name() == null ? BatchInterceptor.NONE
+        : BatchInterceptor.REGISTRY.getOrDefault(spec.name(), BatchInterceptor.NONE);
+  }
+
+  /**
+   * Reads or creates the checkpoint metadata (so that {@link #id()} is known), then starts the thread.
+   *
+   * @throws dev.sluice.ingestion.internal.checkpoint.QueryAlreadyActiveException if another runner created it concurrently
+   */
+  public void start() {
+    QueryCheckpoint checkpoint = new QueryCheckpoint(spec.checkpoint());
+    QueryMetadata metadata = checkpoint.metadata()
+        .orElseGet(() -> checkpoint.create(UUID.randomUUID(), clock.instant(), Map.of()));
+    this.id = metadata.id();
+    lease = new RunnerLease(spec.checkpoint(), runId, spec.runnerLeaseTimeout(), clock);
+    lease.acquire(describe());
+    thread = new Thread(() -> run(checkpoint), "sluice-query-" + (spec.name() == null ? id : spec.name()));
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  private void run(QueryCheckpoint checkpoint) {
+    List<Source> sources = new ArrayList<>();
+    try {
+      for (StreamingQueryListener l : listeners) {
+        l.onQueryStarted(this);
+      }
+      List<ReadLimit> limits = new ArrayList<>();
+      for (int i = 0; i < spec.sources().size(); i++) {
+        SourceSpec s = spec.sources().get(i);
+        RateLimits.Split split = RateLimits.split(s.options());
+        limits.add(split.limit());
+        sources.add(registry.create(s.format(), new SourceContext(split.sourceOptions(), s.schema(), s.path(),
+            checkpoint.sourceLocation(i), resolver, clock)));
+      }
+      StructType input = unionSchema(sources);
+      List<Transform> plan = bind(input);
+      Sink sink = spec.sinkFactory().apply(id);
+      new Loop(checkpoint, sources, limits, plan, sink).run();
+      status = new QueryStatus("Stopped", false, false);
+    } catch (Throwable t) {
+      failure = t instanceof StreamingQueryException sqe ? sqe
+          : new StreamingQueryException("Query " + describe() + " failed: " + t.getMessage(), id, t);
+      status = new QueryStatus("Terminated with exception: " + t.getMessage(), false, false);
+      LOG.error("Query {} failed", describe(), t);
+    } finally {
+      for (Source s : sources) {
+        try {
+          s.close();
+        } catch (RuntimeException e) {
+          LOG.warn("Closing source {} failed: {}", s.description(), e.toString());
+        }
+      }
+      // A failed or stopped run is no longer active: a restart need not wait for the lease to expire.
+      lease.release();
+      terminated.countDown();
+      synchronized (monitor) {
+        monitor.notifyAll();
+      }
+      onTerminated.run();
+      for (StreamingQueryListener l : listeners) {
+        try {
+          l.onQueryTerminated(this, failure);
+        } catch (RuntimeException e) {
+          LOG.warn("Listener failed on termination: {}", e.toString());
+        }
+      }
+    }
+  }
+
+  private StructType unionSchema(List<Source> sources) {
+    StructType first = sources.get(0).schema();
+    for (Source s : sources) {
+      if (!s.schema().equals(first)) {
+        throw new IllegalArgumentException("All sources of a query must have one schema to be unioned, but "
+            + sources.get(0).description() + " has " + first + " and " + s.description() + " has " + s.schema());
+      }
+    }
+    return first;
+  }
+
+  private List<Transform> bind(StructType input) {
+    List<Transform> plan = new ArrayList<>();
+    StructType schema = input;
+    for (TransformSpec t : spec.transforms()) {
+      Transform bound = t.bind(schema);
+      plan.add(bound);
+      schema = bound.schema();
+    }
+    return plan;
+  }
+
+  /** The batch loop, with the state of one run. */
+  private final class Loop {
+    private final QueryCheckpoint checkpoint;
+    private final List<Source> sources;
+    private final List<ReadLimit> limits;
+    private final List<Transform> plan;
+    private final Sink sink;
+    private final boolean availableNow = spec.trigger() instanceof Trigger.AvailableNow;
+    private final boolean once = spec.trigger() instanceof Trigger.Once;
+    private List<Optional<SourceOffset>> committed;
+    private long nextBatch;
+
+    Loop(QueryCheckpoint checkpoint, List<Source> sources, List<ReadLimit> limits, List<Transform> plan, Sink sink) {
+      this.checkpoint = checkpoint;
+      this.sources = sources;
+      this.limits = limits;
+      this.plan = plan;
+      this.sink = sink;
+    }
+
+    void run() {
+      resume();
+      if (availableNow) {
+        sources.forEach(Source::prepareForAvailableNow);
+      }
+      while (!stopRequested) {
+        lease.heartbeat();
+        long started = clock.millis();
+        boolean ran = runOneBatch();
+        if (!ran && spec.trigger().isFinite()) {
+          return;
+        }
+        if (once && ran) {
+          return;
+        }
+        waitForNextTrigger(started, ran);
+      }
+    }
+
+    /** Finds where the previous run stopped; re-runs an uncommitted batch with exactly its offsets. */
+    private void resume() {
+      OptionalLong lastOffsets = checkpoint.latestOffsetsBatch();
+      OptionalLong lastCommit = checkpoint.latestCommitBatch();
+      committed = new ArrayList<>();
+      sources.forEach(s -> committed.add(Optional.empty()));
+      if (lastOffsets.isEmpty()) {
+        nextBatch = 0;
+        return;
+      }
+      long n = lastOffsets.getAsLong();
+      if (lastCommit.isPresent() && lastCommit.getAsLong() >= n) {
+        committed = entry(n).offsets();
+        nextBatch = n + 1;
+        return;
+      }
+      if (n > 0) {
+        committed = entry(n - 1).offsets();
+      }
+      OffsetEntry pending = entry(n);
+      LOG.info("Query {}: re-running batch {} that was planned but not committed", describe(), n);
+      execute(n, pending, new LinkedHashMap<>(), clock.millis());
+      nextBatch = n + 1;
+    }
+
+    private OffsetEntry entry(long batchId) {
+      OffsetEntry e = checkpoint.offsets(batchId).orElseThrow(() -> new IllegalStateException("The checkpoint "
+          + checkpoint.root() + " lacks offsets/" + batchId + ", which a later batch needs. It was deleted or"
+          + " damaged; start the query with a new checkpoint location."));
+      if (e.offsets().size() != sources.size()) {
+        throw new IllegalStateException("The checkpoint " + checkpoint.root() + " was written by a query with "
+            + e.offsets().size() + " sources, but this query has " + sources.size() + ". Changing the sources of a"
+            + " query needs a new checkpoint location.");
+      }
+      return e;
+    }
+
+    /** Plans and runs the next batch; false when no source had new data. */
+    private boolean runOneBatch() {
+      long triggerStart = clock.millis();
+      status = new QueryStatus("Getting offsets from " + sources, false, true);
+      Map<String, Long> durations = new LinkedHashMap<>();
+      long t0 = System.nanoTime();
+      List<Optional<SourceOffset>> ends = new ArrayList<>();
+      boolean hasData = false;
+      for (int i = 0; i < sources.size(); i++) {
+        Optional<SourceOffset> end = sources.get(i).latestOffset(committed.get(i), once ? ReadLimit.ALL : limits.get(i));
+        if (end.isPresent() && !end.equals(committed.get(i))) {
+          hasData = true;
+          ends.add(end);
+        } else {
+          ends.add(committed.get(i));
+        }
+      }
+      durations.put("latestOffset", millisSince(t0));
+      if (!hasData) {
+        markIdle();
+        return false;
+      }
+      idleSince = -1;
+      OffsetEntry entry = new OffsetEntry(0, clock.millis(), Map.of(), ends);
+      long t1 = System.nanoTime();
+      checkpoint.writeOffsets(nextBatch, entry);
+      durations.put("walCommit", millisSince(t1));
+      interceptor.at(BatchInterceptor.Step.AFTER_OFFSETS, nextBatch);
+      execute(nextBatch, entry, durations, triggerStart);
+      nextBatch++;
+      return true;
+    }
+
+    /** Steps 3-5 for batch {@code batchId} whose offsets are already in the checkpoint. */
+    private void execute(long batchId, OffsetEntry entry, Map<String, Long> durations, long triggerStart) {
+      lease.heartbeat();
+      status = new QueryStatus("Processing new data", true, true);
+      long t0 = System.nanoTime();
+      List<Row> rows = new ArrayList<>();
+      List<QueryProgress.SourceProgress> sourceProgress = new ArrayList<>();
+      StructType schema = sources.get(0).schema();
+      for (int i = 0; i < sources.size(); i++) {
+        Optional<SourceOffset> start = committed.get(i);
+        Optional<SourceOffset> end = entry.offsets().get(i);
+        long n = 0;
+        if (end.isPresent() && !end.equals(start)) {
+          Batch part = sources.get(i).getBatch(start, end.get());
+          rows.addAll(part.rows());
+          n = part.size();
+        }
+        sourceProgress.add(new QueryProgress.SourceProgress(sources.get(i).description(),
+            start.map(SourceOffset::json).orElse(null), end.map(SourceOffset::json).orElse(null),
+            end.map(SourceOffset::json).orElse(null), n, 0, 0));
+      }
+      durations.put("getBatch", millisSince(t0));
+      long t1 = System.nanoTime();
+      Batch batch = new Batch(schema, rows);
+      Transform.BatchInfo info = new Transform.BatchInfo(batchId, Instant.ofEpochMilli(entry.batchTimestampMs()));
+      for (Transform t : plan) {
+        batch = t.apply(batch, info);
+      }
+      durations.put("queryPlanning", 0L);
+      if (stopRequested && !spec.trigger().isFinite()) {
+        // Abandon before the sink commit: offsets/N is written, so the next start re-runs this batch.
+        return;
+      }
+      interceptor.at(BatchInterceptor.Step.BEFORE_SINK, batchId);
+      long written = sink.addBatch(batchId, batch);
+      durations.put("addBatch", millisSince(t1));
+      interceptor.at(BatchInterceptor.Step.AFTER_SINK, batchId);
+      long t2 = System.nanoTime();
+      checkpoint.writeCommit(batchId, new CommitEntry(0));
+      for (int i = 0; i < sources.size(); i++) {
+        entry.offsets().get(i).ifPresent(sources.get(i)::commit);
+      }
+      committed = entry.offsets();
+      if (batchId >= spec.minBatchesToRetain()) {
+        checkpoint.purgeBefore(batchId - spec.minBatchesToRetain() + 1);
+      }
+      durations.put("commitOffsets", millisSince(t2));
+      interceptor.at(BatchInterceptor.Step.AFTER_COMMIT, batchId);
+      long total = Math.max(1, clock.millis() - triggerStart);
+      durations.put("triggerExecution", total);
+      report(batchId, rows.size(), written, durations, sourceProgress, total);
+    }
+
+    private void report(long batchId, long inputRows, long written, Map<String, Long> durations,
+        List<QueryProgress.SourceProgress> sourceProgress, long totalMs) {
+      double processed = inputRows * 1000.0 / totalMs;
+      List<QueryProgress.SourceProgress> sp = new ArrayList<>();
+      for (QueryProgress.SourceProgress s : sourceProgress) {
+        sp.add(new QueryProgress.SourceProgress(s.description(), s.startOffset(), s.endOffset(), s.latestOffset(),
+            s.numInputRows(), 0, s.numInputRows() * 1000.0 / totalMs));
+      }
+      QueryProgress p = new QueryProgress(id.toString(), runId.toString(), spec.name(), clock.instant().toString(),
+          batchId, totalMs, inputRows, 0, processed, durations, Map.of(), List.of(), sp,
+          new QueryProgress.SinkProgress(sink.description(), written), Map.of());
+      synchronized (monitor) {
+        progress.addLast(p);
+        while (progress.size() > PROGRESS_KEPT) {
+          progress.removeFirst();
+        }
+        monitor.notifyAll();
+      }
+      LOG.debug("Query {} batch {}: {}", describe(), batchId, p.compactJson());
+      for (StreamingQueryListener l : listeners) {
+        l.onQueryProgress(MicroBatchExecution.this, p);
+      }
+    }
+
+    private void markIdle() {
+      status = new QueryStatus("Waiting for data to arrive", false, false);
+      synchronized (monitor) {
+        idleSince = System.nanoTime();
+        monitor.notifyAll();
+      }
+      for (StreamingQueryListener l : listeners) {
+        l.onQueryIdle(MicroBatchExecution.this);
+      }
+    }
+
+    private void waitForNextTrigger(long startedMs, boolean ran) {
+      long waitMs;
+      if (spec.trigger() instanceof Trigger.ProcessingTime pt) {
+        waitMs = pt.interval().toMillis() - (clock.millis() - startedMs);
+      } else {
+        waitMs = ran ? 0 : IDLE_POLL_MS;
+      }
+      if (waitMs <= 0) {
+        return;
+      }
+      synchronized (monitor) {
+        if (stopRequested) {
+          return;
+        }
+        try {
+          monitor.wait(waitMs);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          stopRequested = true;
+        }
+      }
+    }
+  }
+
+  private static long millisSince(long nanoStart) {
+    return (System.nanoTime() - nanoStart) / 1_000_000;
+  }
+
+  private String describe() {
+    return spec.name() != null ? "'" + spec.name() + "' (id " + id + ")" : "id " + id;
+  }
+
+  @Override
+  public UUID id() {
+    return id;
+  }
+
+  @Override
+  public UUID runId() {
+    return runId;
+  }
+
+  @Override
+  public String name() {
+    return spec.name();
+  }
+
+  @Override
+  public boolean isActive() {
+    return terminated.getCount() > 0;
+  }
+
+  @Override
+  public QueryStatus status() {
+    return status;
+  }
+
+  @Override
+  public Optional<QueryProgress> lastProgress() {
+    synchronized (monitor) {
+      return Optional.ofNullable(progress.peekLast());
+    }
+  }
+
+  @Override
+  public List<QueryProgress> recentProgress() {
+    synchronized (monitor) {
+      return List.copyOf(progress);
+    }
+  }
+
+  @Override
+  public void awaitTermination() {
+    try {
+      terminated.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("Interrupted while waiting for query " + describe(), e);
+    }
+    rethrow();
+  }
+
+  @Override
+  public boolean awaitTermination(Duration timeout) {
+    try {
+      boolean done = terminated.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      rethrow();
+      return done;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("Interrupted while waiting for query " + describe(), e);
+    }
+  }
+
+  private void rethrow() {
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  @Override
+  public void processAllAvailable() {
+    long asked = System.nanoTime();
+    synchronized (monitor) {
+      monitor.notifyAll();
+      while (isActive() && idleSince < asked) {
+        try {
+          monitor.wait(50);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException("Interrupted while waiting for query " + describe(), e);
+        }
+      }
+    }
+    rethrow();
+  }
+
+  @Override
+  public void stop() {
+    stopRequested = true;
+    synchronized (monitor) {
+      monitor.notifyAll();
+    }
+    if (thread != null && Thread.currentThread() != thread) {
+      try {
+        terminated.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  @Override
+  public Optional<StreamingQueryException> exception() {
+    return Optional.ofNullable(failure);
+  }
+
+  @Override
+  public String toString() {
+    return "StreamingQuery(" + describe() + ")";
+  }
+
+  public Location checkpointLocation() {
+    return spec.checkpoint();
+  }
+
+  /** For the manager: whether this run reads and writes the given checkpoint. */
+  public boolean uses(Location checkpoint) {
+    return Objects.equals(spec.checkpoint().toString(), checkpoint.toString());
+  }
+}

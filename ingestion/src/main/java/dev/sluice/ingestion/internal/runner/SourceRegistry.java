@@ -1,0 +1,50 @@
+package dev.sluice.ingestion.internal.runner;
+
+import dev.sluice.ingestion.source.Source;
+import dev.sluice.ingestion.source.SourceContext;
+import dev.sluice.ingestion.source.SourceProvider;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.ServiceLoader;
+import java.util.TreeSet;
+
+/** Finds source providers by format name ({@link ServiceLoader}) and checks option keys against what they accept. */
+public final class SourceRegistry {
+  private final List<SourceProvider> providers = new ArrayList<>();
+
+  public SourceRegistry() {
+    ServiceLoader.load(SourceProvider.class, SourceRegistry.class.getClassLoader()).forEach(providers::add);
+  }
+
+  /** The known format names, sorted. */
+  public TreeSet<String> formats() {
+    TreeSet<String> out = new TreeSet<>();
+    providers.forEach(p -> out.addAll(p.formats()));
+    return out;
+  }
+
+  /**
+   * @throws IllegalArgumentException for an unknown format (listing the known ones) or an unknown option key
+   *     (listing the accepted ones)
+   */
+  public Source create(String format, SourceContext context) {
+    String name = format.toLowerCase(Locale.ROOT);
+    for (SourceProvider p : providers) {
+      if (p.formats().contains(name)) {
+        List<String> unknown = new ArrayList<>();
+        for (String key : context.options().keySet()) {
+          if (!p.options().contains(key.toLowerCase(Locale.ROOT))) {
+            unknown.add(key);
+          }
+        }
+        if (!unknown.isEmpty()) {
+          throw new IllegalArgumentException("Unknown option" + (unknown.size() > 1 ? "s " : " ") + unknown
+              + " for format '" + name + "'; it accepts " + new TreeSet<>(p.options()));
+        }
+        return p.create(name, context);
+      }
+    }
+    throw new IllegalArgumentException("Unknown source format '" + format + "'; the known formats are " + formats());
+  }
+}
