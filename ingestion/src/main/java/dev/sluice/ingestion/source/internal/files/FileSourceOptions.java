@@ -1,0 +1,65 @@
+package dev.sluice.ingestion.source.internal.files;
+
+import dev.sluice.ingestion.source.internal.SourceOptions;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The options of a {@code files} source, parsed and checked once.
+ *
+ * @param maxFiles {@code maxFilesPerTrigger} (combined with the runner's read limit: the smaller wins)
+ * @param maxBytes {@code maxBytesPerTrigger}; a single larger file is still taken
+ * @param maxFileAgeMs files older than the newest seen file minus this are ignored (default 7 days, as Spark)
+ * @param cleanSource what {@code commit} does with the files of committed batches
+ * @param failFast {@code mode=FAILFAST}: a malformed record fails the batch instead of becoming a corrupt row
+ */
+record FileSourceOptions(
+    String format,
+    long maxFiles,
+    long maxBytes,
+    long maxFileAgeMs,
+    boolean latestFirst,
+    CleanSource cleanSource,
+    Optional<String> archiveDir,
+    boolean failFast,
+    boolean includeSourceColumn,
+    boolean inferSchema,
+    CsvOptions csv) {
+
+  static final Set<String> FORMATS = Set.of("json", "csv", "parquet");
+  static final Set<String> KEYS = Set.of("format", "maxfilespertrigger", "maxbytespertrigger", "maxfileage",
+      "latestfirst", "cleansource", "sourcearchivedir", "mode", "includesourcecolumn", "inferschema",
+      "header", "delimiter", "sep", "quote", "escape", "nullvalue");
+
+  /** What happens to input files once their batch is committed. */
+  enum CleanSource { OFF, ARCHIVE, DELETE }
+
+  /** CSV dialect: {@code header}, {@code delimiter}/{@code sep}, {@code quote}, {@code escape}, {@code nullValue}. */
+  record CsvOptions(boolean header, char delimiter, char quote, char escape, String nullValue) {}
+
+  static FileSourceOptions parse(String format, SourceOptions o) {
+    CleanSource clean = CleanSource.valueOf(
+        o.choice("cleanSource", "off", Set.of("off", "archive", "delete")).toUpperCase(java.util.Locale.ROOT));
+    Optional<String> archiveDir = o.string("sourceArchiveDir");
+    if (clean == CleanSource.ARCHIVE && archiveDir.isEmpty()) {
+      throw new IllegalArgumentException("Option cleanSource=archive of the files source needs option"
+          + " 'sourceArchiveDir': set it to the folder that committed input files are moved to");
+    }
+    char delimiter = o.character("delimiter").or(() -> o.character("sep")).orElse(',');
+    CsvOptions csv = new CsvOptions(o.bool("header", false), delimiter, o.character("quote").orElse('"'),
+        o.character("escape").orElse('\\'), o.string("nullValue", ""));
+    return new FileSourceOptions(
+        format,
+        o.longValue("maxFilesPerTrigger", 1).orElse(Long.MAX_VALUE),
+        o.longValue("maxBytesPerTrigger", 1).orElse(Long.MAX_VALUE),
+        o.duration("maxFileAge", Duration.ofDays(7)).toMillis(),
+        o.bool("latestFirst", false),
+        clean,
+        archiveDir,
+        o.choice("mode", "permissive", Set.of("permissive", "failfast")).equals("failfast"),
+        o.bool("includeSourceColumn", false),
+        o.bool("inferSchema", false),
+        csv);
+  }
+}

@@ -1,0 +1,39 @@
+package dev.sluice.ingestion.source.internal.files;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.sluice.table.types.StructType;
+import java.util.ArrayList;
+import java.util.List;
+
+/** One JSON object per line (JSON lines), converted by {@link JsonValues}. */
+final class JsonLineParser implements RecordParser {
+  static final ObjectMapper MAPPER = JsonMapper.builder()
+      .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+      .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+      .build();
+
+  private final StructType schema;
+
+  JsonLineParser(StructType schema) {
+    this.schema = schema;
+  }
+
+  @Override
+  public Parsed parse(String line) {
+    JsonNode node;
+    try {
+      node = MAPPER.readTree(line);
+    } catch (JsonProcessingException e) {
+      return new Parsed(new Object[schema.size()], List.of("not valid JSON: " + e.getOriginalMessage()));
+    }
+    if (!node.isObject()) {
+      return new Parsed(new Object[schema.size()], List.of("not a JSON object but " + node.getNodeType().name().toLowerCase(java.util.Locale.ROOT)));
+    }
+    List<String> errors = new ArrayList<>();
+    return new Parsed(JsonValues.struct(node, schema, "", errors), errors);
+  }
+}
