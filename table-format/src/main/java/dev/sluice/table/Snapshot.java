@@ -1,5 +1,7 @@
 package dev.sluice.table;
 
+import dev.sluice.table.data.CloseableIterator;
+import dev.sluice.table.data.Row;
 import dev.sluice.table.internal.TableContext;
 import dev.sluice.table.internal.actions.AddFile;
 import dev.sluice.table.internal.replay.SnapshotState;
@@ -67,6 +69,17 @@ public final class Snapshot {
       out.add(context.dataFile(add));
     }
     return out;
+  }
+
+  /**
+   * The rows of a data file of this table read with this snapshot's schema and partition columns,
+   * whether or not the file is live in this snapshot (e.g. a file a later commit added, as a stream
+   * reads it); columns the file lacks are null. The caller closes the iterator.
+   */
+  public CloseableIterator<Row> rowsOf(DataFile file) {
+    AddFile add = new AddFile(file.logPath(), file.partitionValues(), file.size(), file.modificationTime(), true,
+        file.statsJson(), null, null);
+    return context.readRows(state, add, state.schema());
   }
 
   /** Total rows, when every file has stats with {@code numRecords}. */

@@ -165,6 +165,16 @@ public final class DeltaLog {
     return ts;
   }
 
+  /**
+   * version → commit time (epoch ms, as in {@link #commitTimestamp(long)}) of every commit from the
+   * earliest reconstructable one on, ascending; one listing (plus commit reads for in-commit timestamps).
+   *
+   * @throws dev.sluice.table.exceptions.TableNotFoundException if there is no table
+   */
+  public NavigableMap<Long, Long> commitTimeline() {
+    return java.util.Collections.unmodifiableNavigableMap(timeline());
+  }
+
   /** Up to {@code limit} commits, newest first. */
   public List<HistoryEntry> history(int limit) {
     List<HistoryEntry> out = new ArrayList<>();

@@ -152,6 +152,16 @@ class DeltaLogTest {
   }
 
   @Test
+  void commitTimelineListsMonotonisedTimesFromTheEarliestCommit() {
+    TestLog t = new TestLog(tmp).create(TestLog.add("a"));
+    t.commit(1, TestLog.add("b")).commit(2, TestLog.add("c"));
+    t.mtime(0, 10_000).mtime(1, 9_000).mtime(2, 20_000);
+
+    assertThat(t.log.commitTimeline()).containsExactly(
+        Map.entry(0L, 10_000L), Map.entry(1L, 10_001L), Map.entry(2L, 20_000L));
+  }
+
+  @Test
   void inCommitTimestampWinsOverFileTime() {
     Map<String, Object> extra = Map.of("inCommitTimestamp", 1_700_000_000_000L);
     CommitInfo ict = new CommitInfo(1L, "WRITE", null, null, null, true, null, null, null, null, extra);

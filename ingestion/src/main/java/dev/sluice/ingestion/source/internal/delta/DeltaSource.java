@@ -1,0 +1,290 @@
+package dev.sluice.ingestion.source.internal.delta;
+
+import dev.sluice.ingestion.Batch;
+import dev.sluice.ingestion.source.ReadLimit;
+import dev.sluice.ingestion.source.Source;
+import dev.sluice.ingestion.source.SourceOffset;
+import dev.sluice.ingestion.source.internal.delta.DeltaSourceOptions.Start;
+import dev.sluice.table.ChangeFeed;
+import dev.sluice.table.DataFile;
+import dev.sluice.table.Snapshot;
+import dev.sluice.table.Table;
+import dev.sluice.table.data.CloseableIterator;
+import dev.sluice.table.data.Row;
+import dev.sluice.table.types.PrimitiveType;
+import dev.sluice.table.types.StructType;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Another Delta table as a stream, with Spark's {@code DeltaSource} semantics: without a starting
+ * option, the first batches read the snapshot at the version current at the first batch (file by
+ * file), then every later commit's added files; {@code dataChange=false} commits (OPTIMIZE) are
+ * skipped; a commit that removes data fails the query unless {@code skipChangeCommits} skips it.
+ * With {@code readChangeFeed} rows come from the change data feed instead, and a version's changes
+ * are never split across batches (a batch may exceed the file limit by one version); the initial
+ * snapshot, read file by file, becomes {@code insert} rows of the snapshot's version.
+ *
+ * <p>The first batch of a query started with {@code startingVersion} or {@code startingTimestamp}
+ * is empty: its offset records the resolved version, so that a restart never resolves
+ * {@code latest} or a timestamp again. The first batch of a snapshot start never goes past the
+ * snapshot, so its end offset alone tells which snapshot it read.
+ */
+final class DeltaSource implements Source {
+  static final String CHANGE_TYPE = "_change_type";
+  static final String INSERT = "insert";
+
+  private final Table table;
+  private final DeltaSourceOptions options;
+  private final Snapshot schemaSnapshot;
+  private final String tableId;
+  private final StructType schema;
+  private final String description;
+  private final TableCommits commits;
+  private Long availableNowEnd;
+  private DeltaSourceOffset first;
+
+  DeltaSource(Table table, DeltaSourceOptions options) {
+    this.table = table;
+    this.options = options;
+    this.description = "DeltaSource[" + table.uri() + "]";
+    this.schemaSnapshot = table.latestSnapshot();
+    this.tableId = schemaSnapshot.tableId();
+    if (options.readChangeFeed() && !"true".equalsIgnoreCase(
+        schemaSnapshot.properties().get("delta.enableChangeDataFeed"))) {
+      throw DeltaSourceErrors.changeFeedDisabled(description);
+    }
+    this.schema = options.readChangeFeed()
+        ? schemaSnapshot.schema().add(CHANGE_TYPE, PrimitiveType.STRING)
+            .add(ChangeFeed.COMMIT_VERSION, PrimitiveType.LONG).add(ChangeFeed.COMMIT_TIMESTAMP, PrimitiveType.TIMESTAMP)
+        : schemaSnapshot.schema();
+    this.commits = new TableCommits(table, schemaSnapshot, description);
+  }
+
+  @Override
+  public StructType schema() {
+    return schema;
+  }
+
+  @Override
+  public String description() {
+    return description;
+  }
+
+  @Override
+  public void prepareForAvailableNow() {
+    availableNowEnd = commits.latestVersion();
+  }
+
+  @Override
+  public Optional<SourceOffset> latestOffset(Optional<SourceOffset> start, ReadLimit limit) {
+    long last = availableNowEnd != null ? availableNowEnd : commits.latestVersion();
+    Admission admission = new Admission(Math.min(options.maxFilesPerTrigger(), limit.maxFiles()),
+        Math.min(options.maxBytesPerTrigger(), limit.maxBytes()));
+    if (start.isEmpty()) {
+      DeltaSourceOffset initial = firstOffset(last);
+      return Optional.of((initial.isStartingVersion() ? takeSnapshot(initial, admission) : initial).toSourceOffset());
+    }
+    DeltaSourceOffset from = parse(start.get());
+    DeltaSourceOffset end = from.isStartingVersion() ? takeSnapshot(from, admission) : from;
+    if (!end.isStartingVersion()) {
+      end = takeCommits(end, last, admission);
+    }
+    return end.equals(from) ? Optional.empty() : Optional.of(end.toSourceOffset());
+  }
+
+  /** Where the query starts: before the initial snapshot, or before the starting commit. */
+  private DeltaSourceOffset firstOffset(long last) {
+    if (first == null) {
+      first = options.start() instanceof Start.InitialSnapshot
+          ? DeltaSourceOffset.beforeSnapshot(tableId, last)
+          : DeltaSourceOffset.beforeCommit(tableId, startingVersion(options.start(), last));
+    }
+    return first;
+  }
+
+  private long startingVersion(Start start, long last) {
+    if (start instanceof Start.AtVersion v) {
+      if (v.version() > last) {
+        throw DeltaSourceErrors.startAfterLatest(description, v.version(), last);
+      }
+      return v.version();
+    }
+    if (start instanceof Start.AtTimestamp t) {
+      return firstCommitAtOrAfter(t.timestamp(), last);
+    }
+    return last + 1; // latest: only commits after the current one
+  }
+
+  private long firstCommitAtOrAfter(Instant timestamp, long last) {
+    for (Map.Entry<Long, Long> e : commits.timeline().entrySet()) {
+      if (e.getValue() >= timestamp.toEpochMilli() && e.getKey() <= last) {
+        return e.getKey();
+      }
+    }
+    return last + 1;
+  }
+
+  /** Takes snapshot files after {@code from} within the budget; when all are taken, points before the next commit. */
+  private DeltaSourceOffset takeSnapshot(DeltaSourceOffset from, Admission admission) {
+    List<DataFile> files = commits.snapshotFiles(from.reservoirVersion());
+    DeltaSourceOffset end = from;
+    for (long i = from.index() + 1; i < files.size(); i++) {
+      if (!admission.admit(1, files.get((int) i).size())) {
+        return end;
+      }
+      end = end.withIndex(i);
+    }
+    return DeltaSourceOffset.beforeCommit(tableId, from.reservoirVersion() + 1);
+  }
+
+  /** Takes commit files after {@code from} up to version {@code last} within the budget. */
+  private DeltaSourceOffset takeCommits(DeltaSourceOffset from, long last, Admission admission) {
+    DeltaSourceOffset end = from;
+    for (long v = from.reservoirVersion(); v <= last; v++) {
+      CommitChanges c = commits.commit(v);
+      if (options.readChangeFeed()) {
+        if (c.hasChanges() && !admission.admit(c.changeFiles(), c.changeBytes())) {
+          return end;
+        }
+      } else {
+        List<DataFile> files = filesOf(c);
+        for (long i = v == from.reservoirVersion() ? from.index() + 1 : 0; i < files.size(); i++) {
+          if (!admission.admit(1, files.get((int) i).size())) {
+            return end;
+          }
+          end = new DeltaSourceOffset(tableId, v, i, false);
+        }
+      }
+      end = DeltaSourceOffset.beforeCommit(tableId, v + 1);
+    }
+    return end;
+  }
+
+  /** The files a stream of appends takes from a commit, applying the change-commit rule. */
+  private List<DataFile> filesOf(CommitChanges c) {
+    if (!c.removesData()) {
+      return c.addedFiles();
+    }
+    if (options.skipChangeCommits()) {
+      return List.of();
+    }
+    throw DeltaSourceErrors.changeCommit(description, c.version(), c.operation());
+  }
+
+  @Override
+  public Batch getBatch(Optional<SourceOffset> start, SourceOffset end) {
+    DeltaSourceOffset to = parse(end);
+    DeltaSourceOffset from = start.isPresent() ? parse(start.get()) : startOfFirstBatch(to);
+    List<Row> rows = new ArrayList<>();
+    DeltaSourceOffset next = from;
+    if (from.isStartingVersion()) {
+      readSnapshot(from, to, rows);
+      if (to.isStartingVersion()) {
+        return new Batch(schema, rows);
+      }
+      next = DeltaSourceOffset.beforeCommit(tableId, from.reservoirVersion() + 1);
+    }
+    if (options.readChangeFeed()) {
+      readChangeFeed(next.reservoirVersion(), to.reservoirVersion() - 1, rows);
+    } else {
+      readCommits(next, to, rows);
+    }
+    return new Batch(schema, rows);
+  }
+
+  /** The first batch's start, known from its end alone (see the class comment). */
+  private DeltaSourceOffset startOfFirstBatch(DeltaSourceOffset end) {
+    if (end.isStartingVersion()) {
+      return DeltaSourceOffset.beforeSnapshot(tableId, end.reservoirVersion());
+    }
+    if (options.start() instanceof Start.InitialSnapshot) {
+      return DeltaSourceOffset.beforeSnapshot(tableId, end.reservoirVersion() - 1);
+    }
+    return end;
+  }
+
+  private void readSnapshot(DeltaSourceOffset from, DeltaSourceOffset to, List<Row> out) {
+    Snapshot snapshot = commits.snapshot(from.reservoirVersion());
+    List<DataFile> files = commits.snapshotFiles(from.reservoirVersion());
+    long lastIndex = to.isStartingVersion() ? to.index() : files.size() - 1;
+    Object[] cdfColumns = {INSERT, snapshot.version(), snapshot.timestamp()};
+    for (long i = from.index() + 1; i <= lastIndex; i++) {
+      readFile(files.get((int) i), options.readChangeFeed() ? cdfColumns : null, out);
+    }
+  }
+
+  private void readCommits(DeltaSourceOffset from, DeltaSourceOffset to, List<Row> out) {
+    for (long v = from.reservoirVersion(); v <= to.reservoirVersion(); v++) {
+      if (v == to.reservoirVersion() && to.index() == DeltaSourceOffset.BASE_INDEX) {
+        break;
+      }
+      List<DataFile> files = filesOf(commits.commit(v));
+      long firstIndex = v == from.reservoirVersion() ? from.index() + 1 : 0;
+      long lastIndex = v == to.reservoirVersion() ? to.index() : files.size() - 1;
+      for (long i = firstIndex; i <= lastIndex; i++) {
+        readFile(files.get((int) i), null, out);
+      }
+    }
+  }
+
+  private void readFile(DataFile file, Object[] extraColumns, List<Row> out) {
+    try (CloseableIterator<Row> it = schemaSnapshot.rowsOf(file)) {
+      while (it.hasNext()) {
+        out.add(extraColumns == null ? it.next() : append(it.next(), extraColumns));
+      }
+    }
+  }
+
+  private static Row append(Row row, Object[] extra) {
+    Object[] values = new Object[row.size() + extra.length];
+    for (int i = 0; i < row.size(); i++) {
+      values[i] = row.get(i);
+    }
+    System.arraycopy(extra, 0, values, row.size(), extra.length);
+    return Row.of(values);
+  }
+
+  /** The change feed of whole versions {@code first..last}, shaped as this source's schema. */
+  private void readChangeFeed(long firstVersion, long lastVersion, List<Row> out) {
+    boolean any = false;
+    for (long v = firstVersion; v <= lastVersion; v++) {
+      any |= commits.commit(v).hasChanges();
+    }
+    if (!any) {
+      return;
+    }
+    ChangeFeed feed = table.changes(firstVersion, lastVersion);
+    int[] positions = positionsIn(feed.schema());
+    try (CloseableIterator<Row> it = feed.rows()) {
+      while (it.hasNext()) {
+        Row r = it.next();
+        Object[] values = new Object[positions.length];
+        for (int i = 0; i < positions.length; i++) {
+          values[i] = r.get(positions[i]);
+        }
+        out.add(Row.of(values));
+      }
+    }
+  }
+
+  /** Where each column of this source's schema is in {@code feedSchema} (a later, wider schema may reorder). */
+  private int[] positionsIn(StructType feedSchema) {
+    int[] positions = new int[schema.size()];
+    for (int i = 0; i < positions.length; i++) {
+      positions[i] = feedSchema.indexOf(schema.field(i).name());
+    }
+    return positions;
+  }
+
+  private DeltaSourceOffset parse(SourceOffset offset) {
+    DeltaSourceOffset parsed = DeltaSourceOffset.parse(offset, description);
+    if (!parsed.reservoirId().equals(tableId)) {
+      throw DeltaSourceErrors.otherTable(description, parsed.reservoirId(), tableId);
+    }
+    return parsed;
+  }
+}
