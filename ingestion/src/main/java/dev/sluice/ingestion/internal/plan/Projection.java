@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
  * copied without evaluation.
  */
 public final class Projection implements Transform {
-  private static final Pattern ALIAS = Pattern.compile("(?is)^(.*\\S)\\s+(?:AS\\s+)?(`[^`]+`|[A-Za-z_][A-Za-z0-9_]*)$");
+  private static final Pattern ALIAS = Pattern.compile("(?is)^(.*?\\S)\\s+(?:AS\\s+)?(`[^`]+`|[A-Za-z_][A-Za-z0-9_]*)$");
 
   private final StructType schema;
   private final int[] copy;

@@ -136,11 +136,11 @@ public final class MicroBatchExecution implements StreamingQuery {
       }
       // A failed or stopped run is no longer active: a restart need not wait for the lease to expire.
       lease.release();
+      onTerminated.run();
       terminated.countDown();
       synchronized (monitor) {
         monitor.notifyAll();
       }
-      onTerminated.run();
       for (StreamingQueryListener l : listeners) {
         try {
           l.onQueryTerminated(this, failure);
@@ -252,6 +252,7 @@ public final class MicroBatchExecution implements StreamingQuery {
     /** Plans and runs the next batch; false when no source had new data. */
     private boolean runOneBatch() {
       long triggerStart = clock.millis();
+      long roundStart = System.nanoTime();
       status = new QueryStatus("Getting offsets from " + sources, false, true);
       Map<String, Long> durations = new LinkedHashMap<>();
       long t0 = System.nanoTime();
@@ -268,7 +269,7 @@ public final class MicroBatchExecution implements StreamingQuery {
       }
       durations.put("latestOffset", millisSince(t0));
       if (!hasData) {
-        markIdle();
+        markIdle(roundStart);
         return false;
       }
       idleSince = -1;
@@ -359,10 +360,11 @@ public final class MicroBatchExecution implements StreamingQuery {
       }
     }
 
-    private void markIdle() {
+    /** No new data in a round that started at {@code roundStart}: everything available before it is done. */
+    private void markIdle(long roundStart) {
       status = new QueryStatus("Waiting for data to arrive", false, false);
       synchronized (monitor) {
-        idleSince = System.nanoTime();
+        idleSince = roundStart;
         monitor.notifyAll();
       }
       for (StreamingQueryListener l : listeners) {
@@ -475,7 +477,7 @@ public final class MicroBatchExecution implements StreamingQuery {
     long asked = System.nanoTime();
     synchronized (monitor) {
       monitor.notifyAll();
-      while (isActive() && idleSince < asked) {
+      while (isActive() && idleSince <= asked) {
         try {
           monitor.wait(50);
         } catch (InterruptedException e) {
