@@ -11,7 +11,10 @@ import java.util.Optional;
  * <p>Literal typing: integers are {@code integer} when they fit, else {@code long}; decimal literals
  * such as {@code 1.5} are {@code double} (Spark makes them {@code decimal}; double keeps arithmetic
  * fast and is what data engineers usually mean in filters). Casts and functions follow Spark's
- * non-ANSI mode: a string that does not parse casts to NULL, division by zero is NULL.
+ * non-ANSI mode: a string that does not parse casts to NULL, division by zero is NULL, integer
+ * overflow wraps, {@code /} on integers gives double. Deviations: byte and short arithmetic gives
+ * integer; {@code "text"} in double quotes is a string literal (Spark's default), names with spaces
+ * go in backquotes. Timestamps are UTC {@link java.time.Instant}s; text without a zone is read as UTC.
  */
 public final class Expressions {
   private Expressions() {}

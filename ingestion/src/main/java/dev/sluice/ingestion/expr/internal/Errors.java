@@ -1,7 +1,6 @@
 package dev.sluice.ingestion.expr.internal;
 
 import dev.sluice.ingestion.expr.ExpressionException;
-import dev.sluice.table.types.DataType;
 import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
@@ -46,10 +45,6 @@ final class Errors {
     return new ExpressionException(
         problem + " (at " + where(p.line(), p.column()) + " in expression `" + text.sql() + "`: `" + at + "`)",
         p.line(), p.column());
-  }
-
-  static String typeName(DataType type) {
-    return type.typeName();
   }
 
   private static String where(int line, int column) {

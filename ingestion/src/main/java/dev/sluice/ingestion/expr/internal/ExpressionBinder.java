@@ -31,7 +31,6 @@ import net.sf.jsqlparser.expression.Function;
 import net.sf.jsqlparser.expression.LongValue;
 import net.sf.jsqlparser.expression.NotExpression;
 import net.sf.jsqlparser.expression.NullValue;
-import net.sf.jsqlparser.expression.Parenthesis;
 import net.sf.jsqlparser.expression.SignedExpression;
 import net.sf.jsqlparser.expression.StringValue;
 import net.sf.jsqlparser.expression.TimeKeyExpression;
@@ -56,6 +55,7 @@ import net.sf.jsqlparser.expression.operators.relational.LikeExpression;
 import net.sf.jsqlparser.expression.operators.relational.MinorThan;
 import net.sf.jsqlparser.expression.operators.relational.MinorThanEquals;
 import net.sf.jsqlparser.expression.operators.relational.NotEqualsTo;
+import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList;
 import net.sf.jsqlparser.schema.Column;
 
 /**
@@ -84,8 +84,8 @@ final class ExpressionBinder {
   }
 
   Node bind(Expression e) {
-    if (e instanceof Parenthesis p) {
-      return bind(p.getExpression());
+    if (e instanceof ParenthesedExpressionList<?> p && p.size() == 1) {
+      return bind(p.get(0));
     }
     if (e instanceof Column c) {
       return column(c);

@@ -15,7 +15,6 @@ import net.sf.jsqlparser.expression.DoubleValue;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.LongValue;
 import net.sf.jsqlparser.expression.NotExpression;
-import net.sf.jsqlparser.expression.Parenthesis;
 import net.sf.jsqlparser.expression.SignedExpression;
 import net.sf.jsqlparser.expression.StringValue;
 import net.sf.jsqlparser.expression.operators.conditional.AndExpression;
@@ -30,6 +29,7 @@ import net.sf.jsqlparser.expression.operators.relational.IsNullExpression;
 import net.sf.jsqlparser.expression.operators.relational.MinorThan;
 import net.sf.jsqlparser.expression.operators.relational.MinorThanEquals;
 import net.sf.jsqlparser.expression.operators.relational.NotEqualsTo;
+import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList;
 import net.sf.jsqlparser.schema.Column;
 
 /**
@@ -57,8 +57,8 @@ final class TablePredicates {
 
   private record Mapper(StructType schema) {
     Predicate map(Expression e) {
-      if (e instanceof Parenthesis p) {
-        return map(p.getExpression());
+      if (e instanceof ParenthesedExpressionList<?> p && p.size() == 1) {
+        return map(p.get(0));
       }
       if (e instanceof AndExpression a) {
         return both(map(a.getLeftExpression()), map(a.getRightExpression()), true);
@@ -141,8 +141,8 @@ final class TablePredicates {
 
     /** The schema's spelling of a plain column reference, or null. */
     private String column(Expression e) {
-      if (e instanceof Parenthesis p) {
-        return column(p.getExpression());
+      if (e instanceof ParenthesedExpressionList<?> p && p.size() == 1) {
+        return column(p.get(0));
       }
       if (!(e instanceof Column c) || c.getColumnName().startsWith("\"") || c.getTable() != null && c.getTable().getName() != null) {
         return null;
@@ -153,8 +153,8 @@ final class TablePredicates {
 
     /** A non-null literal value, or null when {@code e} is not one. */
     private static Object literal(Expression e) {
-      if (e instanceof Parenthesis p) {
-        return literal(p.getExpression());
+      if (e instanceof ParenthesedExpressionList<?> p && p.size() == 1) {
+        return literal(p.get(0));
       }
       if (e instanceof LongValue v) {
         long l = v.getValue();
