@@ -8,6 +8,12 @@ import dev.sluice.ingestion.source.SourceContext;
 import dev.sluice.ingestion.source.SourceOffset;
 import dev.sluice.table.Table;
 import dev.sluice.table.data.Row;
+import dev.sluice.table.internal.TableContext;
+import dev.sluice.table.internal.actions.AddFile;
+import dev.sluice.table.internal.actions.Metadata;
+import dev.sluice.table.internal.log.DeltaLog;
+import dev.sluice.table.internal.replay.SnapshotState;
+import dev.sluice.table.internal.txn.OptimisticTransaction;
 import dev.sluice.table.storage.ObjectStore;
 import dev.sluice.table.types.PrimitiveType;
 import dev.sluice.table.types.StructField;
@@ -88,5 +94,34 @@ final class DeltaSourceFixture {
 
   static List<Long> ids(List<Planned> batches) {
     return batches.stream().flatMap(b -> b.ids().stream()).toList();
+  }
+
+  /**
+   * Commits what OPTIMIZE commits: one live file rewritten under a new name, both actions with
+   * {@code dataChange=false}; returns the version.
+   */
+  long compactOneFile() {
+    TableContext context = new TableContext(new DeltaLog(store, key));
+    SnapshotState state = context.log().snapshot();
+    AddFile old = state.activeFiles().values().iterator().next();
+    String newPath = "compacted-" + state.version() + ".parquet";
+    String newKey = key + "/" + newPath;
+    store.create(newKey, store.read(context.keyOf(old.path())));
+    OptimisticTransaction txn = context.newTransaction(state);
+    txn.remove(old.toRemove(System.currentTimeMillis(), false /* dataChange */));
+    txn.add(new AddFile(newPath, old.partitionValues(), old.size(), System.currentTimeMillis(), false /* dataChange */,
+        old.stats(), null, null), newKey);
+    return txn.commit("OPTIMIZE", Map.of(), Map.of());
+  }
+
+  /** Commits a new schema (as ALTER TABLE would); returns the version. */
+  long changeSchema(StructType schema) {
+    TableContext context = new TableContext(new DeltaLog(store, key));
+    SnapshotState state = context.log().snapshot();
+    Metadata m = state.metadata();
+    OptimisticTransaction txn = context.newTransaction(state);
+    txn.updateMetadata(new Metadata(m.id(), m.name(), m.description(), m.formatProvider(), m.formatOptions(),
+        schema.toJson(), m.partitionColumns(), m.configuration(), m.createdTime()));
+    return txn.commit("CHANGE COLUMN", Map.of(), Map.of());
   }
 }
