@@ -31,7 +31,9 @@ import java.util.Optional;
  * <p>The first batch of a query started with {@code startingVersion} or {@code startingTimestamp}
  * is empty: its offset records the resolved version, so that a restart never resolves
  * {@code latest} or a timestamp again. The first batch of a snapshot start never goes past the
- * snapshot, so its end offset alone tells which snapshot it read.
+ * snapshot, so its end offset alone tells which snapshot it read. Versions without rows for the
+ * stream (compaction, skipped change commits) still advance the offset, so they are read once.
+ * {@code maxRecordsPerTrigger} does not apply (as in Spark): a file is the smallest unit taken.
  */
 final class DeltaSource implements Source {
   static final String CHANGE_TYPE = "_change_type";

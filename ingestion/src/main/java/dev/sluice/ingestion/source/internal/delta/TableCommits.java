@@ -131,6 +131,7 @@ final class TableCommits {
       } else if (a instanceof CommitInfo info) {
         operation = info.operation();
       } else if (a instanceof Metadata metadata && version > schemaSnapshot.version()) {
+        // Older versions are read with the schema the query started with, which already covers them.
         checkSchema(version, metadata.schema());
       }
     }
