@@ -9,7 +9,7 @@ public final class KillWorker {
   public static void main(String[] args) {
     Path dir = Path.of(args[0]);
     try (SluiceSession session = SluiceSession.create()) {
-      session.readStream().format("json").schema(Landing.SCHEMA).option("maxFilesPerTrigger", "5")
+      session.readStream().format("json").schema(Landing.SCHEMA).option("maxFilesPerTrigger", "1")
           .load(dir.resolve("landing").toString())
           .writeStream().queryName("killed").option("runnerLeaseTimeout", "300 ms")
           .trigger(Trigger.availableNow()).toTable(dir.resolve("out").toString())

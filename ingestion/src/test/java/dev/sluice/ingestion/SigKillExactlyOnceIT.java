@@ -32,7 +32,7 @@ class SigKillExactlyOnceIT {
     int killedMidRun = 0;
     for (int round = 0; round < 20; round++) {
       Process p = start();
-      long waitMs = 700 + random.nextInt(1500);
+      long waitMs = 500 + random.nextInt(1000);
       if (!p.waitFor(waitMs, TimeUnit.MILLISECONDS)) {
         p.destroyForcibly().waitFor();
         killedMidRun++;

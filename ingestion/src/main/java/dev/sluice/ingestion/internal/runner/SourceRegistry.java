@@ -32,6 +32,8 @@ public final class SourceRegistry {
     String name = format.toLowerCase(Locale.ROOT);
     for (SourceProvider p : providers) {
       if (p.formats().contains(name)) {
+        // The provider checks its options first: its messages carry hints (e.g. which option replaces a Spark one).
+        Source source = p.create(name, context);
         List<String> unknown = new ArrayList<>();
         for (String key : context.options().keySet()) {
           if (!p.options().contains(key.toLowerCase(Locale.ROOT))) {
@@ -39,10 +41,11 @@ public final class SourceRegistry {
           }
         }
         if (!unknown.isEmpty()) {
+          source.close();
           throw new IllegalArgumentException("Unknown option" + (unknown.size() > 1 ? "s " : " ") + unknown
               + " for format '" + name + "'; it accepts " + new TreeSet<>(p.options()));
         }
-        return p.create(name, context);
+        return source;
       }
     }
     throw new IllegalArgumentException("Unknown source format '" + format + "'; the known formats are " + formats());
