@@ -184,6 +184,7 @@ public final class MicroBatchExecution implements StreamingQuery {
     private final boolean once = spec.trigger() instanceof Trigger.Once;
     private List<Optional<SourceOffset>> committed;
     private long nextBatch;
+    private long previousBatchStart = -1;
 
     Loop(QueryCheckpoint checkpoint, List<Source> sources, List<ReadLimit> limits, List<Transform> plan, Sink sink) {
       this.checkpoint = checkpoint;
@@ -339,13 +340,17 @@ public final class MicroBatchExecution implements StreamingQuery {
     private void report(long batchId, long inputRows, long written, Map<String, Long> durations,
         List<QueryProgress.SourceProgress> sourceProgress, long totalMs) {
       double processed = inputRows * 1000.0 / totalMs;
+      // Input rate: rows that arrived since the previous batch started (Spark's definition).
+      long now = clock.millis();
+      long sincePrevious = Math.max(1, previousBatchStart < 0 ? totalMs : now - totalMs - previousBatchStart);
+      previousBatchStart = now - totalMs;
       List<QueryProgress.SourceProgress> sp = new ArrayList<>();
       for (QueryProgress.SourceProgress s : sourceProgress) {
         sp.add(new QueryProgress.SourceProgress(s.description(), s.startOffset(), s.endOffset(), s.latestOffset(),
-            s.numInputRows(), 0, s.numInputRows() * 1000.0 / totalMs));
+            s.numInputRows(), s.numInputRows() * 1000.0 / sincePrevious, s.numInputRows() * 1000.0 / totalMs));
       }
       QueryProgress p = new QueryProgress(id.toString(), runId.toString(), spec.name(), clock.instant().toString(),
-          batchId, totalMs, inputRows, 0, processed, durations, Map.of(), List.of(), sp,
+          batchId, totalMs, inputRows, inputRows * 1000.0 / sincePrevious, processed, durations, Map.of(), List.of(), sp,
           new QueryProgress.SinkProgress(sink.description(), written), Map.of());
       synchronized (monitor) {
         progress.addLast(p);
