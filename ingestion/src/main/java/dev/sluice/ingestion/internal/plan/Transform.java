@@ -18,6 +18,23 @@ public interface Transform {
   /** A short description for plans and errors, e.g. {@code Filter[amount > 0]}. */
   String describe();
 
-  /** What a step may need to know about the batch it runs in. */
-  record BatchInfo(long batchId, Instant batchTimestamp) {}
+  /**
+   * What a step may need to know about the batch it runs in: its id and timestamp, the event-time
+   * watermark in force (epoch ms; 0 before any event was seen, as in Spark), the state stores of
+   * stateful steps, and where late rows go.
+   */
+  record BatchInfo(long batchId, Instant batchTimestamp, long watermarkMs,
+      java.util.function.Function<StatefulTransform, dev.sluice.ingestion.state.StateStore> stores, LateRows lateRows) {
+    /** A batch without state (stateless steps, tests). */
+    public static BatchInfo of(long batchId, Instant batchTimestamp) {
+      return new BatchInfo(batchId, batchTimestamp, 0, t -> {
+        throw new IllegalStateException("No state store in this batch for " + t.describe());
+      }, LateRows.NONE);
+    }
+
+    /** The state store of {@code step} for this batch. */
+    public dev.sluice.ingestion.state.StateStore store(StatefulTransform step) {
+      return stores.apply(step);
+    }
+  }
 }

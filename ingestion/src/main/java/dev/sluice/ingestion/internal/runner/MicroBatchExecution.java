@@ -308,7 +308,7 @@ public final class MicroBatchExecution implements StreamingQuery {
       durations.put("getBatch", millisSince(t0));
       long t1 = System.nanoTime();
       Batch batch = new Batch(schema, rows);
-      Transform.BatchInfo info = new Transform.BatchInfo(batchId, Instant.ofEpochMilli(entry.batchTimestampMs()));
+      Transform.BatchInfo info = Transform.BatchInfo.of(batchId, Instant.ofEpochMilli(entry.batchTimestampMs()));
       for (Transform t : plan) {
         batch = t.apply(batch, info);
       }

@@ -1,0 +1,31 @@
+package dev.sluice.ingestion.internal.plan;
+
+import dev.sluice.ingestion.state.StateSchema;
+import java.util.Map;
+
+/**
+ * A plan step that keeps state across batches in a {@link dev.sluice.ingestion.state.StateStore}
+ * (deduplication, aggregation, …). The runner gives it its store through {@link BatchInfo#store},
+ * commits the store after the step ran, and reports its metrics as a {@code stateOperators} entry.
+ */
+public interface StatefulTransform extends Transform {
+  /** Spark's operator name for progress, e.g. {@code dedupeWithinWatermark}, {@code stateStoreSave}. */
+  String operatorName();
+
+  StateSchema stateSchema();
+
+  /**
+   * What of this step determines its state (keys, aggregates, window, event-time column, output mode),
+   * as name → value lines; a restart whose lines differ can't reuse the checkpoint's state.
+   */
+  Map<String, String> fingerprint();
+
+  /**
+   * Whether a batch without new input must run because the watermark moved from {@code previousMs} to
+   * {@code currentMs}: windows to emit in append mode, state to evict.
+   */
+  boolean needsNoDataBatch(long previousMs, long currentMs);
+
+  /** Rows of the last {@link #apply} dropped because they were older than the watermark. */
+  long lastDroppedByWatermark();
+}

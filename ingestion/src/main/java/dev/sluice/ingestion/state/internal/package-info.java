@@ -1,0 +1,2 @@
+/** State store implementations. */
+package dev.sluice.ingestion.state.internal;
