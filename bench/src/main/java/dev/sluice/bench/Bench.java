@@ -7,7 +7,7 @@ import java.util.List;
 /**
  * Runs the table-format benchmarks and prints one JSON line per figure.
  *
- * <p>Usage: {@code Bench [append|snapshot|merge|all] [--rows N] [--dir DIR]}. Figures are measured on a
+ * <p>Usage: {@code Bench [append|snapshot|merge|ingest|all] [--rows N] [--dir DIR]}. Figures are measured on a
  * warm JVM after a smaller warm-up pass; they are not assertions.
  */
 public final class Bench {
@@ -34,6 +34,10 @@ public final class Bench {
       for (int commits : List.of(100, 1_000, 10_000)) {
         System.out.println(Json.write(SnapshotLoadBench.run(dir.resolve("snapshot-" + commits), commits)));
       }
+    }
+    if (which.equals("ingest") || which.equals("all")) {
+      System.out.println(Json.write(IngestBench.batchOverhead(dir.resolve("ingest-overhead"))));
+      System.out.println(Json.write(IngestBench.throughput(dir.resolve("ingest-throughput"), 1_000_000, 20)));
     }
     if (which.equals("merge") || which.equals("all")) {
       System.out.println(Json.write(MergeBench.run(dir.resolve("merge-recent"), 1_000_000, true)));

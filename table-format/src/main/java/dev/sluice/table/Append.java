@@ -54,7 +54,7 @@ public final class Append extends WriteOperation<Append> {
   public CommitResult commit() {
     // Rows are consumed by the first attempt, so an append is never re-run: its commit loop already
     // moves past concurrent blind appends; only a metadata or protocol change can fail it.
-    SnapshotState snapshot = context.log().snapshot();
+    SnapshotState snapshot = context.latestState();
     OptimisticTransaction txn = context.newTransaction(snapshot);
     if (hasTxn() && txn.setTransaction(appId, appVersion)) {
       return CommitResult.skipped(snapshot.version());

@@ -40,7 +40,7 @@ public final class Delete extends WriteOperation<Delete> {
   }
 
   private CommitResult attempt() {
-    SnapshotState snapshot = context.log().snapshot();
+    SnapshotState snapshot = context.latestState();
     OptimisticTransaction txn = context.newTransaction(snapshot);
     if (hasTxn() && txn.setTransaction(appId, appVersion)) {
       return CommitResult.skipped(snapshot.version());

@@ -131,7 +131,7 @@ public final class Merge extends WriteOperation<Merge> {
   }
 
   private CommitResult attempt() {
-    SnapshotState snapshot = context.log().snapshot();
+    SnapshotState snapshot = context.latestState();
     OptimisticTransaction txn = context.newTransaction(snapshot);
     if (hasTxn() && txn.setTransaction(appId, appVersion)) {
       return CommitResult.skipped(snapshot.version());

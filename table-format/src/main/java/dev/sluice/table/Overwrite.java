@@ -64,7 +64,7 @@ public final class Overwrite extends WriteOperation<Overwrite> {
   }
 
   private CommitResult attempt() {
-    SnapshotState snapshot = context.log().snapshot();
+    SnapshotState snapshot = context.latestState();
     OptimisticTransaction txn = context.newTransaction(snapshot);
     if (hasTxn() && txn.setTransaction(appId, appVersion)) {
       return CommitResult.skipped(snapshot.version());

@@ -63,7 +63,7 @@ public final class Table {
    * @throws TableNotFoundException when there is no table at the path
    */
   public Snapshot latestSnapshot() {
-    return new Snapshot(context, context.log().snapshot());
+    return new Snapshot(context, context.latestState());
   }
 
   /** The snapshot at {@code version} (time travel). */
@@ -129,7 +129,7 @@ public final class Table {
 
   /** Writes a checkpoint of the latest version now (commits also write one every {@code delta.checkpointInterval}). */
   public void checkpoint() {
-    context.log().checkpoint(context.log().snapshot());
+    context.log().checkpoint(context.latestState());
   }
 
   @Override

@@ -33,6 +33,7 @@ public final class TableContext {
   private final Clock clock;
   private final CommitPolicy policy;
   private final URI tableRoot;
+  private SnapshotState cached;
 
   public TableContext(DeltaLog log) {
     this(log, Clock.systemUTC(), CommitPolicy.DEFAULT);
@@ -47,6 +48,15 @@ public final class TableContext {
 
   public DeltaLog log() {
     return log;
+  }
+
+  /**
+   * The latest snapshot, advanced from the previous one by reading only the commits since (writers
+   * that commit every few seconds would otherwise re-read the whole JSON tail each time).
+   */
+  public synchronized SnapshotState latestState() {
+    cached = cached == null ? log.snapshot() : log.update(cached);
+    return cached;
   }
 
   public Clock clock() {

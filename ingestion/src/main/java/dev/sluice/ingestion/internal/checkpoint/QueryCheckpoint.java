@@ -209,6 +209,11 @@ public final class QueryCheckpoint {
     return max < 0 ? OptionalLong.empty() : OptionalLong.of(max);
   }
 
+  /** Deletes the offsets and commit of one batch (the one just beyond the retention), without listing. */
+  public void purgeBatch(long batchId) {
+    root.store().deleteAll(List.of(root.resolve("offsets/" + batchId).key(), root.resolve("commits/" + batchId).key()));
+  }
+
   /** Deletes offsets and commits of batches before {@code firstToKeep}. */
   public void purgeBefore(long firstToKeep) {
     List<String> doomed = new ArrayList<>();

@@ -328,7 +328,13 @@ public final class MicroBatchExecution implements StreamingQuery {
       }
       committed = entry.offsets();
       if (batchId >= spec.minBatchesToRetain()) {
-        checkpoint.purgeBefore(batchId - spec.minBatchesToRetain() + 1);
+        // A full sweep once per retention span catches leftovers (e.g. after the retention was lowered);
+        // otherwise only the batch that just fell out of it is deleted, without listing.
+        if (batchId % spec.minBatchesToRetain() == 0) {
+          checkpoint.purgeBefore(batchId - spec.minBatchesToRetain() + 1);
+        } else {
+          checkpoint.purgeBatch(batchId - spec.minBatchesToRetain());
+        }
       }
       durations.put("commitOffsets", millisSince(t2));
       interceptor.at(BatchInterceptor.Step.AFTER_COMMIT, batchId);

@@ -20,6 +20,7 @@ public final class DeltaSink implements Sink {
   private final List<String> partitionBy;
   private final boolean mergeSchema;
   private volatile CommitResult last;
+  private boolean created;
 
   public DeltaSink(Table table, String appId, OutputMode mode, List<String> partitionBy, boolean mergeSchema) {
     if (mode == OutputMode.UPDATE) {
@@ -35,9 +36,10 @@ public final class DeltaSink implements Sink {
 
   @Override
   public long addBatch(long batchId, Batch batch) {
-    if (!table.exists()) {
+    if (!created && !table.exists()) {
       table.create(batch.schema()).partitionBy(partitionBy.toArray(String[]::new)).ifNotExists().commit();
     }
+    created = true;
     CommitResult r = mode == OutputMode.COMPLETE
         ? table.newOverwrite().txn(appId, batchId).schema(batch.schema()).rows(batch.rows()).mergeSchema(mergeSchema)
             .operation("STREAMING UPDATE").commit()
