@@ -1,5 +1,7 @@
 package dev.sluice.ingestion;
 
+import dev.sluice.ingestion.internal.plan.Analyzer;
+import dev.sluice.ingestion.internal.plan.TransformSpec;
 import dev.sluice.ingestion.internal.runner.MicroBatchExecution;
 import dev.sluice.ingestion.internal.runner.QuerySpec;
 import dev.sluice.ingestion.internal.sink.ConsoleSink;
@@ -14,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
@@ -28,7 +31,7 @@ import java.util.function.Function;
 public final class DataStreamWriter {
   private static final Set<String> FORMATS = Set.of("delta", "console", "memory", "foreachbatch");
   private static final Set<String> OPTIONS = Set.of("checkpointlocation", "mergeschema", "minbatchestoretain",
-      "numrows", "truncate", "runnerleasetimeout");
+      "numrows", "truncate", "runnerleasetimeout", "watermarkpolicy", "laterowstable");
 
   private final SluiceSession session;
   private final StreamFrame frame;
@@ -79,7 +82,7 @@ public final class DataStreamWriter {
   public DataStreamWriter option(String key, String value) {
     if (!OPTIONS.contains(key.toLowerCase(Locale.ROOT))) {
       throw new IllegalArgumentException("Unknown writeStream option '" + key + "'; accepted: checkpointLocation,"
-          + " mergeSchema, minBatchesToRetain, numRows, truncate, runnerLeaseTimeout");
+          + " mergeSchema, minBatchesToRetain, numRows, truncate, runnerLeaseTimeout, watermarkPolicy, lateRowsTable");
     }
     options.put(key.toLowerCase(Locale.ROOT), value);
     return this;
@@ -158,6 +161,14 @@ public final class DataStreamWriter {
     return launch(checkpoint, sink, description);
   }
 
+  private boolean watermarkPolicy() {
+    String policy = options.getOrDefault("watermarkpolicy", "min").toLowerCase(Locale.ROOT);
+    if (!policy.equals("min") && !policy.equals("max")) {
+      throw new IllegalArgumentException("Option watermarkPolicy must be min or max, got '" + policy + "'");
+    }
+    return policy.equals("max");
+  }
+
   private static String temporaryCheckpoint() {
     try {
       return Files.createTempDirectory("sluice-checkpoint-").toString();
@@ -168,9 +179,14 @@ public final class DataStreamWriter {
 
   private StreamingQuery launch(Location checkpoint, Function<UUID, Sink> sink, String description) {
     int retain = Integer.parseInt(options.getOrDefault("minbatchestoretain", "100"));
-    QuerySpec spec = new QuerySpec(queryName, List.of(frame.source()), frame.steps(), sink, description, outputMode,
+    Analyzer.check(frame.steps(), outputMode, format);
+    List<TransformSpec> transforms = new ArrayList<>();
+    frame.steps().forEach(s -> transforms.add(s.spec(outputMode)));
+    QuerySpec spec = new QuerySpec(queryName, List.of(frame.source()), transforms, sink, description, outputMode,
         trigger, checkpoint, retain,
-        Durations.parse(options.getOrDefault("runnerleasetimeout", "10 seconds"), "option runnerLeaseTimeout"));
+        Durations.parse(options.getOrDefault("runnerleasetimeout", "10 seconds"), "option runnerLeaseTimeout"),
+        watermarkPolicy(), Optional.ofNullable(options.get("laterowstable")).map(session::location),
+        frame.fingerprint(outputMode));
     StreamingQueryManager manager = session.streams();
     MicroBatchExecution[] self = new MicroBatchExecution[1];
     self[0] = new MicroBatchExecution(spec, session.sourceRegistry(), session::location, session.clock(),

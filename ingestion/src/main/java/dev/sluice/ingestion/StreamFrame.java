@@ -1,11 +1,17 @@
 package dev.sluice.ingestion;
 
+import dev.sluice.ingestion.internal.plan.EventTimeWatermark;
 import dev.sluice.ingestion.internal.plan.Filter;
+import dev.sluice.ingestion.internal.plan.PlanStep;
 import dev.sluice.ingestion.internal.plan.Projection;
 import dev.sluice.ingestion.internal.plan.TransformSpec;
+import dev.sluice.ingestion.internal.plan.dedup.DedupSpec;
 import dev.sluice.ingestion.internal.runner.SourceSpec;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * An unbounded table being defined: a source plus per-batch steps (Spark's streaming DataFrame).
@@ -14,23 +20,27 @@ import java.util.List;
 public final class StreamFrame {
   private final SluiceSession session;
   private final SourceSpec source;
-  private final List<TransformSpec> steps;
+  private final List<PlanStep> steps;
 
-  StreamFrame(SluiceSession session, SourceSpec source, List<TransformSpec> steps) {
+  StreamFrame(SluiceSession session, SourceSpec source, List<PlanStep> steps) {
     this.session = session;
     this.source = source;
     this.steps = List.copyOf(steps);
   }
 
-  private StreamFrame with(TransformSpec step) {
-    List<TransformSpec> next = new ArrayList<>(steps);
+  private StreamFrame with(String description, TransformSpec step) {
+    return with(PlanStep.stateless(description, step));
+  }
+
+  StreamFrame with(PlanStep step) {
+    List<PlanStep> next = new ArrayList<>(steps);
     next.add(step);
     return new StreamFrame(session, source, next);
   }
 
   /** Columns or expressions with optional aliases: {@code select("id", "amount * 2 AS doubled")}. */
   public StreamFrame select(String... expressions) {
-    return with(Projection.select(List.of(expressions)));
+    return with("select" + List.of(expressions), Projection.select(List.of(expressions)));
   }
 
   /** Same as {@link #select}, the Spark name for expression strings. */
@@ -40,7 +50,7 @@ public final class StreamFrame {
 
   /** Rows for which the SQL condition is true. */
   public StreamFrame filter(String condition) {
-    return with(Filter.of(condition));
+    return with("filter(" + condition + ")", Filter.of(condition));
   }
 
   /** Same as {@link #filter}. */
@@ -50,12 +60,112 @@ public final class StreamFrame {
 
   /** Adds (or replaces) a column computed by an SQL expression. */
   public StreamFrame withColumn(String name, String expression) {
-    return with(Projection.withColumn(name, expression));
+    return with("withColumn(" + name + ")", Projection.withColumn(name, expression));
   }
 
   /** Removes columns. */
   public StreamFrame drop(String... columns) {
-    return with(Projection.drop(List.of(columns)));
+    return with("drop" + List.of(columns), Projection.drop(List.of(columns)));
+  }
+
+  /**
+   * Declares {@code column} (a timestamp) as event time with a lateness bound: after each batch the
+   * watermark moves to the greatest event time seen minus {@code delay} (e.g. {@code "10 minutes"}).
+   * Stateful steps after it drop rows older than the watermark and evict state it has passed.
+   */
+  public StreamFrame withWatermark(String column, String delay) {
+    return with(new WatermarkStep(column, delay, Durations.parse(delay, "withWatermark delay")));
+  }
+
+  /** The last {@code withWatermark} step, if any. */
+  WatermarkStep watermark() {
+    WatermarkStep found = null;
+    for (PlanStep s : steps) {
+      if (s instanceof WatermarkStep w) {
+        found = w;
+      }
+    }
+    return found;
+  }
+
+  /**
+   * Drops rows whose {@code columns} (all columns when none are given) were seen before. With the
+   * event-time column among them, a key is forgotten once the watermark passes it; otherwise keys are
+   * kept forever (state grows: prefer {@link #dropDuplicatesWithinWatermark}).
+   */
+  public StreamFrame dropDuplicates(String... columns) {
+    WatermarkStep w = watermark();
+    DedupSpec spec = DedupSpec.dropDuplicates(List.of(columns), w == null ? null : w.column(), w == null ? 0 : w.delay().toMillis());
+    return with(new StatefulStep(PlanStep.Kind.DEDUP, "dropDuplicates" + List.of(columns), spec,
+        Map.of("columns", String.join(",", columns), "eventTimeColumn", w == null ? "" : w.column())));
+  }
+
+  /**
+   * Drops rows whose {@code columns} were seen within the watermark delay of their first occurrence
+   * (Spark 3.5's {@code dropDuplicatesWithinWatermark}); needs {@link #withWatermark} before it.
+   */
+  public StreamFrame dropDuplicatesWithinWatermark(String... columns) {
+    WatermarkStep w = watermark();
+    String description = "dropDuplicatesWithinWatermark" + List.of(columns);
+    TransformSpec spec = w == null
+        ? input -> {
+          throw new AnalysisException(description + " needs a watermark: call withWatermark(eventTimeColumn, delay) before it.");
+        }
+        : DedupSpec.dropDuplicatesWithinWatermark(List.of(columns), w.column(), w.delay().toMillis());
+    return with(new StatefulStep(PlanStep.Kind.DEDUP_WITHIN_WATERMARK, description, spec,
+        Map.of("columns", String.join(",", columns), "eventTimeColumn", w == null ? "" : w.column())));
+  }
+
+  /** The {@code withWatermark} step. */
+  record WatermarkStep(String column, String delayText, Duration delay) implements PlanStep {
+    @Override
+    public Kind kind() {
+      return Kind.WATERMARK;
+    }
+
+    @Override
+    public String describe() {
+      return "withWatermark(" + column + ", " + delayText + ")";
+    }
+
+    @Override
+    public TransformSpec spec(OutputMode mode) {
+      return EventTimeWatermark.of(column, delay);
+    }
+
+    @Override
+    public Map<String, String> fingerprint() {
+      return Map.of("eventTimeColumn", column);
+    }
+  }
+
+  /** A stateful step whose binding doesn't depend on the output mode. */
+  record StatefulStep(Kind kind, String describe, TransformSpec spec, Map<String, String> fingerprint) implements PlanStep {
+    @Override
+    public TransformSpec spec(OutputMode mode) {
+      return spec;
+    }
+  }
+
+  /** The state-relevant plan, as name → value lines, for the checkpoint's compatibility check. */
+  Map<String, String> fingerprint(OutputMode mode) {
+    Map<String, String> out = new LinkedHashMap<>();
+    out.put("source", source.format() + " " + source.path().orElse(source.options().getOrDefault("name", "")));
+    boolean stateful = false;
+    int i = 0;
+    for (PlanStep s : steps) {
+      if (!s.fingerprint().isEmpty()) {
+        // Numbered among stateful steps only, so that adding a filter or projection changes nothing.
+        String prefix = "step " + i + " " + s.kind().name().toLowerCase(java.util.Locale.ROOT) + " ";
+        s.fingerprint().forEach((k, v) -> out.put(prefix + k, v));
+        stateful |= s.kind() != PlanStep.Kind.WATERMARK;
+        i++;
+      }
+    }
+    if (stateful) {
+      out.put("outputMode", mode.name().toLowerCase());
+    }
+    return out;
   }
 
   /** Starts describing where the stream goes. */
@@ -67,7 +177,7 @@ public final class StreamFrame {
     return source;
   }
 
-  List<TransformSpec> steps() {
+  List<PlanStep> steps() {
     return steps;
   }
 }

@@ -92,8 +92,14 @@ public final class MicroBatchExecution implements StreamingQuery {
    */
   public void start() {
     QueryCheckpoint checkpoint = new QueryCheckpoint(spec.checkpoint());
+    Map<String, String> fingerprint = PlanFingerprint.encode(spec.fingerprint());
     QueryMetadata metadata = checkpoint.metadata()
-        .orElseGet(() -> checkpoint.create(UUID.randomUUID(), clock.instant(), Map.of()));
+        .orElseGet(() -> checkpoint.create(UUID.randomUUID(), clock.instant(), fingerprint));
+    // Before reading or writing anything else: a checkpoint written by a different stateful plan can't be reused.
+    PlanFingerprint.check(metadata, spec.fingerprint(), spec.checkpoint().toString());
+    if (!metadata.properties().equals(fingerprint)) {
+      checkpoint.updateMetadata(new QueryMetadata(metadata.id(), metadata.createdAt(), fingerprint));
+    }
     this.id = metadata.id();
     lease = new RunnerLease(spec.checkpoint(), runId, spec.runnerLeaseTimeout(), clock);
     lease.acquire(describe());
@@ -117,9 +123,11 @@ public final class MicroBatchExecution implements StreamingQuery {
             checkpoint.sourceLocation(i), resolver, clock)));
       }
       StructType input = unionSchema(sources);
-      List<Transform> plan = bind(input);
-      Sink sink = spec.sinkFactory().apply(id);
-      new Loop(checkpoint, sources, limits, plan, sink).run();
+      try (ExecutionPlan plan = new ExecutionPlan(bind(input), checkpoint.stateLocation(), spec.maxWatermarkPolicy())) {
+        Sink sink = spec.sinkFactory().apply(id);
+        LateRowsWriter late = spec.lateRowsTable().map(t -> new LateRowsWriter(t, id)).orElse(null);
+        new Loop(checkpoint, sources, limits, plan, sink, late).run();
+      }
       status = new QueryStatus("Stopped", false, false);
     } catch (Throwable t) {
       failure = t instanceof StreamingQueryException sqe ? sqe
@@ -178,20 +186,25 @@ public final class MicroBatchExecution implements StreamingQuery {
     private final QueryCheckpoint checkpoint;
     private final List<Source> sources;
     private final List<ReadLimit> limits;
-    private final List<Transform> plan;
+    private final ExecutionPlan plan;
     private final Sink sink;
+    private final LateRowsWriter late;
+    private long watermark;
+    private long lastBatchWatermark;
     private final boolean availableNow = spec.trigger() instanceof Trigger.AvailableNow;
     private final boolean once = spec.trigger() instanceof Trigger.Once;
     private List<Optional<SourceOffset>> committed;
     private long nextBatch;
     private long previousBatchStart = -1;
 
-    Loop(QueryCheckpoint checkpoint, List<Source> sources, List<ReadLimit> limits, List<Transform> plan, Sink sink) {
+    Loop(QueryCheckpoint checkpoint, List<Source> sources, List<ReadLimit> limits, ExecutionPlan plan, Sink sink,
+        LateRowsWriter late) {
       this.checkpoint = checkpoint;
       this.sources = sources;
       this.limits = limits;
       this.plan = plan;
       this.sink = sink;
+      this.late = late;
     }
 
     void run() {
@@ -225,7 +238,10 @@ public final class MicroBatchExecution implements StreamingQuery {
       }
       long n = lastOffsets.getAsLong();
       if (lastCommit.isPresent() && lastCommit.getAsLong() >= n) {
-        committed = entry(n).offsets();
+        OffsetEntry last = entry(n);
+        committed = last.offsets();
+        lastBatchWatermark = last.batchWatermarkMs();
+        watermark = checkpoint.commit(n).map(CommitEntry::nextBatchWatermarkMs).orElse(last.batchWatermarkMs());
         nextBatch = n + 1;
         return;
       }
@@ -233,6 +249,7 @@ public final class MicroBatchExecution implements StreamingQuery {
         committed = entry(n - 1).offsets();
       }
       OffsetEntry pending = entry(n);
+      watermark = pending.batchWatermarkMs();
       LOG.info("Query {}: re-running batch {} that was planned but not committed", describe(), n);
       execute(n, pending, new LinkedHashMap<>(), clock.millis());
       nextBatch = n + 1;
@@ -269,12 +286,12 @@ public final class MicroBatchExecution implements StreamingQuery {
         }
       }
       durations.put("latestOffset", millisSince(t0));
-      if (!hasData) {
+      if (!hasData && !plan.needsNoDataBatch(lastBatchWatermark, watermark)) {
         markIdle(roundStart);
         return false;
       }
       idleSince = -1;
-      OffsetEntry entry = new OffsetEntry(0, clock.millis(), Map.of(), ends);
+      OffsetEntry entry = new OffsetEntry(watermark, clock.millis(), Map.of(), ends);
       long t1 = System.nanoTime();
       checkpoint.writeOffsets(nextBatch, entry);
       durations.put("walCommit", millisSince(t1));
@@ -307,22 +324,32 @@ public final class MicroBatchExecution implements StreamingQuery {
       }
       durations.put("getBatch", millisSince(t0));
       long t1 = System.nanoTime();
-      Batch batch = new Batch(schema, rows);
-      Transform.BatchInfo info = Transform.BatchInfo.of(batchId, Instant.ofEpochMilli(entry.batchTimestampMs()));
-      for (Transform t : plan) {
-        batch = t.apply(batch, info);
-      }
+      long batchWatermark = entry.batchWatermarkMs();
+      List<LateRowsWriter.LateRow> lateRows = new ArrayList<>();
+      Batch batch = plan.run(new Batch(schema, rows), batchId, Instant.ofEpochMilli(entry.batchTimestampMs()),
+          batchWatermark, (op, s, row, wm) -> lateRows.add(new LateRowsWriter.LateRow(op, s, row, wm)));
       durations.put("queryPlanning", 0L);
       if (stopRequested && !spec.trigger().isFinite()) {
-        // Abandon before the sink commit: offsets/N is written, so the next start re-runs this batch.
+        // Abandon before any commit: offsets/N is written, so the next start re-runs this batch.
+        plan.abortState();
         return;
+      }
+      long nextWatermark = plan.nextWatermark(batchWatermark);
+      List<QueryProgress.StateOperatorProgress> stateProgress = plan.commitState();
+      if (late != null && !lateRows.isEmpty()) {
+        late.write(batchId, lateRows);
+      } else if (!lateRows.isEmpty()) {
+        LOG.warn("Query {} batch {}: {} rows arrived later than the watermark {} and were dropped; configure"
+            + " lateRowsTable to keep them", describe(), batchId, lateRows.size(), Instant.ofEpochMilli(batchWatermark));
       }
       interceptor.at(BatchInterceptor.Step.BEFORE_SINK, batchId);
       long written = sink.addBatch(batchId, batch);
       durations.put("addBatch", millisSince(t1));
       interceptor.at(BatchInterceptor.Step.AFTER_SINK, batchId);
       long t2 = System.nanoTime();
-      checkpoint.writeCommit(batchId, new CommitEntry(0));
+      checkpoint.writeCommit(batchId, new CommitEntry(nextWatermark));
+      lastBatchWatermark = batchWatermark;
+      watermark = nextWatermark;
       for (int i = 0; i < sources.size(); i++) {
         entry.offsets().get(i).ifPresent(sources.get(i)::commit);
       }
@@ -336,15 +363,20 @@ public final class MicroBatchExecution implements StreamingQuery {
           checkpoint.purgeBatch(batchId - spec.minBatchesToRetain());
         }
       }
+      if (batchId + 1 >= spec.minBatchesToRetain()) {
+        plan.purgeState(batchId + 2 - spec.minBatchesToRetain());
+      }
       durations.put("commitOffsets", millisSince(t2));
       interceptor.at(BatchInterceptor.Step.AFTER_COMMIT, batchId);
       long total = Math.max(1, clock.millis() - triggerStart);
       durations.put("triggerExecution", total);
-      report(batchId, rows.size(), written, durations, sourceProgress, total);
+      report(batchId, rows.size(), written, durations, sourceProgress, total, stateProgress,
+          plan.eventTime(batchWatermark));
     }
 
     private void report(long batchId, long inputRows, long written, Map<String, Long> durations,
-        List<QueryProgress.SourceProgress> sourceProgress, long totalMs) {
+        List<QueryProgress.SourceProgress> sourceProgress, long totalMs,
+        List<QueryProgress.StateOperatorProgress> stateProgress, Map<String, String> eventTime) {
       double processed = inputRows * 1000.0 / totalMs;
       // Input rate: rows that arrived since the previous batch started (Spark's definition).
       long now = clock.millis();
@@ -356,7 +388,8 @@ public final class MicroBatchExecution implements StreamingQuery {
             s.numInputRows(), s.numInputRows() * 1000.0 / sincePrevious, s.numInputRows() * 1000.0 / totalMs));
       }
       QueryProgress p = new QueryProgress(id.toString(), runId.toString(), spec.name(), clock.instant().toString(),
-          batchId, totalMs, inputRows, inputRows * 1000.0 / sincePrevious, processed, durations, Map.of(), List.of(), sp,
+          batchId, totalMs, inputRows, inputRows * 1000.0 / sincePrevious, processed, durations, eventTime,
+          stateProgress, sp,
           new QueryProgress.SinkProgress(sink.description(), written), Map.of());
       synchronized (monitor) {
         progress.addLast(p);

@@ -20,9 +20,13 @@ public record QuerySpec(
     Trigger trigger,
     Location checkpoint,
     int minBatchesToRetain,
-    java.time.Duration runnerLeaseTimeout) {
+    java.time.Duration runnerLeaseTimeout,
+    boolean maxWatermarkPolicy,
+    java.util.Optional<Location> lateRowsTable,
+    java.util.Map<String, String> fingerprint) {
   public QuerySpec {
     sources = List.copyOf(sources);
     transforms = List.copyOf(transforms);
+    fingerprint = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(fingerprint));
   }
 }

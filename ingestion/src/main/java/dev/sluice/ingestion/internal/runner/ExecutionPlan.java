@@ -1,0 +1,150 @@
+package dev.sluice.ingestion.internal.runner;
+
+import dev.sluice.ingestion.Batch;
+import dev.sluice.ingestion.Location;
+import dev.sluice.ingestion.QueryProgress;
+import dev.sluice.ingestion.internal.plan.EventTimeWatermark;
+import dev.sluice.ingestion.internal.plan.LateRows;
+import dev.sluice.ingestion.internal.plan.StatefulTransform;
+import dev.sluice.ingestion.internal.plan.Transform;
+import dev.sluice.ingestion.state.StateStore;
+import dev.sluice.ingestion.state.StateStoreMetrics;
+import dev.sluice.ingestion.state.StateStoreProvider;
+import dev.sluice.ingestion.state.StateStores;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A query's bound steps with what runs around them: the event-time watermark (the minimum, or with
+ * {@code watermarkPolicy=max} the maximum, over the {@code withWatermark} steps) and one versioned
+ * state store per stateful step, under {@code <checkpoint>/state/<step>/0}. Batch N loads state
+ * version N and commits version N+1 before the sink commit, so a re-run batch rebuilds the same
+ * version from the same input.
+ */
+final class ExecutionPlan implements AutoCloseable {
+  private static final int SNAPSHOT_INTERVAL = 10;
+
+  private final List<Transform> steps;
+  private final List<EventTimeWatermark> watermarks = new ArrayList<>();
+  private final List<StatefulTransform> stateful = new ArrayList<>();
+  private final Map<StatefulTransform, StateStoreProvider> providers = new IdentityHashMap<>();
+  private final boolean maxPolicy;
+  private Map<StatefulTransform, StateStore> open = new IdentityHashMap<>();
+
+  ExecutionPlan(List<Transform> steps, Location stateRoot, boolean maxPolicy) {
+    this.steps = steps;
+    this.maxPolicy = maxPolicy;
+    for (Transform t : steps) {
+      if (t instanceof EventTimeWatermark w) {
+        watermarks.add(w);
+      }
+      if (t instanceof StatefulTransform s) {
+        providers.put(s, StateStores.inMemory(stateRoot.resolve(stateful.size() + "/0"), s.stateSchema(), SNAPSHOT_INTERVAL));
+        stateful.add(s);
+      }
+    }
+  }
+
+  boolean hasWatermark() {
+    return !watermarks.isEmpty();
+  }
+
+  /** Runs the steps over one batch with the given watermark; the state stores stay open until {@link #commitState}. */
+  Batch run(Batch input, long batchId, Instant timestamp, long watermarkMs, LateRows late) {
+    open = new IdentityHashMap<>();
+    for (StatefulTransform s : stateful) {
+      open.put(s, providers.get(s).load(batchId + 1));
+    }
+    watermarks.forEach(EventTimeWatermark::resetBatch);
+    Transform.BatchInfo info = new Transform.BatchInfo(batchId, timestamp, watermarkMs, open::get, late);
+    Batch batch = input;
+    try {
+      for (Transform t : steps) {
+        batch = t.apply(batch, info);
+      }
+      return batch;
+    } catch (RuntimeException e) {
+      abortState();
+      throw e;
+    }
+  }
+
+  /** Commits every store as version batchId+1; returns the {@code stateOperators} progress entries. */
+  List<QueryProgress.StateOperatorProgress> commitState() {
+    List<QueryProgress.StateOperatorProgress> out = new ArrayList<>();
+    for (StatefulTransform s : stateful) {
+      StateStore store = open.get(s);
+      store.commit();
+      StateStoreMetrics m = store.metrics();
+      out.add(new QueryProgress.StateOperatorProgress(s.operatorName(), m.numRowsTotal(), m.numRowsUpdated(),
+          m.numRowsRemoved(), s.lastDroppedByWatermark(), m.memoryUsedBytes(), m.commitTimeMs()));
+    }
+    open = new IdentityHashMap<>();
+    return out;
+  }
+
+  void abortState() {
+    for (StateStore store : open.values()) {
+      try {
+        store.abort();
+      } catch (RuntimeException ignored) {
+        // the batch failed anyway; a re-run reloads the previous version
+      }
+    }
+    open = new IdentityHashMap<>();
+  }
+
+  /** The watermark for the next batch, given the one in force now. */
+  long nextWatermark(long current) {
+    if (watermarks.isEmpty()) {
+      return current;
+    }
+    long next = maxPolicy ? Long.MIN_VALUE : Long.MAX_VALUE;
+    for (EventTimeWatermark w : watermarks) {
+      long v = w.advance(current);
+      next = maxPolicy ? Math.max(next, v) : Math.min(next, v);
+    }
+    return Math.max(current, next);
+  }
+
+  /** Whether a batch without input must run because the watermark moved (windows to emit, state to evict). */
+  boolean needsNoDataBatch(long previousMs, long currentMs) {
+    if (currentMs <= previousMs) {
+      return false;
+    }
+    for (StatefulTransform s : stateful) {
+      if (s.needsNoDataBatch(previousMs, currentMs)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The {@code eventTime} entry of progress. */
+  Map<String, String> eventTime(long watermarkMs) {
+    Map<String, String> out = new LinkedHashMap<>();
+    for (EventTimeWatermark w : watermarks) {
+      out.putAll(w.batchStats());
+    }
+    if (!watermarks.isEmpty()) {
+      out.put("watermark", Instant.ofEpochMilli(watermarkMs).toString());
+    }
+    return out;
+  }
+
+  /** Deletes state files not needed to rebuild versions from {@code minVersion} on. */
+  void purgeState(long minVersion) {
+    for (StateStoreProvider p : providers.values()) {
+      p.purge(minVersion);
+    }
+  }
+
+  @Override
+  public void close() {
+    providers.values().forEach(StateStoreProvider::close);
+  }
+}
