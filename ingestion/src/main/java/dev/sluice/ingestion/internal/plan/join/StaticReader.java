@@ -41,6 +41,7 @@ final class StaticReader {
       return d.table().latestSnapshot().schema();
     }
     StaticSide.Files f = (StaticSide.Files) side;
+    StaticFiles.validate(f.format(), f.options());
     if (f.schema() != null) {
       return f.schema();
     }

@@ -50,12 +50,7 @@ public final class StaticFiles {
    * @throws IllegalStateException naming the file and line of a malformed record
    */
   public static List<Row> read(Location location, String format, StructType schema, Map<String, String> options) {
-    if (!FORMATS.contains(format)) {
-      throw new IllegalArgumentException("Unknown static file format '" + format + "': known formats are "
-          + new java.util.TreeSet<>(FORMATS) + "; fix the format name");
-    }
-    SourceContext context = new SourceContext(options, Optional.of(schema), Optional.empty(), null, null, null);
-    FileSourceOptions parsed = FileSourceOptions.parse(format, SourceOptions.check(format, context, OPTIONS));
+    FileSourceOptions parsed = check(format, options);
     RowLayout layout = new RowLayout(schema, false);
     List<Row> out = new ArrayList<>();
     for (ObjectStatus f : files(location)) {
@@ -77,6 +72,24 @@ public final class StaticFiles {
       }
     }
     return out;
+  }
+
+  /**
+   * Checks a format and its options without reading anything.
+   *
+   * @throws IllegalArgumentException for an unknown format or option, or a bad option value
+   */
+  public static void validate(String format, Map<String, String> options) {
+    check(format, options);
+  }
+
+  private static FileSourceOptions check(String format, Map<String, String> options) {
+    if (!FORMATS.contains(format)) {
+      throw new IllegalArgumentException("Unknown static file format '" + format + "': known formats are "
+          + new java.util.TreeSet<>(FORMATS) + "; fix the format name");
+    }
+    SourceContext context = new SourceContext(options, Optional.empty(), Optional.empty(), null, null, null);
+    return FileSourceOptions.parse(format, SourceOptions.check(format, context, OPTIONS));
   }
 
   private static Row dataOf(Row layoutRow, int width, String uri) {
