@@ -1,0 +1,117 @@
+package dev.sluice.ingestion.internal.plan.dedup;
+
+import dev.sluice.ingestion.Batch;
+import dev.sluice.ingestion.internal.plan.StatefulTransform;
+import dev.sluice.ingestion.state.StateEntry;
+import dev.sluice.ingestion.state.StateSchema;
+import dev.sluice.ingestion.state.StateStore;
+import dev.sluice.table.data.Row;
+import dev.sluice.table.types.PrimitiveType;
+import dev.sluice.table.types.StructType;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code dropDuplicatesWithinWatermark(columns)} with Spark 3.5's semantics: the first row of a key passes
+ * and stores an expiry of its event time plus the watermark delay; later rows of the key are dropped while
+ * the key is in state. A batch first evicts the keys whose expiry is at or before its watermark, then
+ * drops late rows (event time before the watermark) and deduplicates the rest in input order. A row with
+ * a null event time is never late and its key never expires.
+ */
+final class DropDuplicatesWithinWatermark implements StatefulTransform {
+  static final StructType VALUE_SCHEMA = StructType.empty().add("expiresAtMicros", PrimitiveType.LONG);
+
+  private final StructType schema;
+  private final DedupColumns keys;
+  private final long delayMicros;
+  private final StateSchema stateSchema;
+  private final EvictionHorizon horizon = new EvictionHorizon();
+  private long dropped;
+
+  DropDuplicatesWithinWatermark(StructType schema, DedupColumns keys, long delayMs) {
+    this.schema = schema;
+    this.keys = keys;
+    this.delayMicros = Math.multiplyExact(delayMs, 1000L);
+    this.stateSchema = new StateSchema(keys.keySchema(), VALUE_SCHEMA);
+  }
+
+  @Override
+  public StructType schema() {
+    return schema;
+  }
+
+  @Override
+  public Batch apply(Batch input, BatchInfo info) {
+    StateStore store = info.store(this);
+    evict(store, info.watermarkMs() * 1000);
+    dropped = 0;
+    List<Row> out = new ArrayList<>();
+    for (Row row : input.rows()) {
+      if (keys.isLate(row, info.watermarkMs())) {
+        dropped++;
+        info.lateRows().add(operatorName(), schema, row, info.watermarkMs());
+        continue;
+      }
+      Row key = keys.keyOf(row);
+      if (store.get(key) == null) {
+        Long eventMicros = keys.eventMicros(row);
+        long expiresAt = eventMicros == null ? Long.MAX_VALUE : eventMicros + delayMicros;
+        store.put(key, Row.of(expiresAt));
+        horizon.add(expiresAt);
+        out.add(row);
+      }
+    }
+    return new Batch(schema, out);
+  }
+
+  private void evict(StateStore store, long watermarkMicros) {
+    horizon.reset();
+    for (Iterator<StateEntry> it = store.iterator(); it.hasNext(); ) {
+      StateEntry e = it.next();
+      long expiresAt = (Long) e.value().get(0);
+      if (expiresAt <= watermarkMicros) {
+        store.remove(e.key());
+      } else {
+        horizon.add(expiresAt);
+      }
+    }
+  }
+
+  @Override
+  public String describe() {
+    return "DropDuplicatesWithinWatermark" + keys.keyNames(schema);
+  }
+
+  @Override
+  public String operatorName() {
+    return "dedupeWithinWatermark";
+  }
+
+  @Override
+  public StateSchema stateSchema() {
+    return stateSchema;
+  }
+
+  /** The delay is not part of it: each key stores its absolute expiry, so a changed delay only affects new keys. */
+  @Override
+  public Map<String, String> fingerprint() {
+    Map<String, String> lines = new LinkedHashMap<>();
+    lines.put("operator", operatorName());
+    lines.put("keys", String.join(",", keys.keyNames(schema)));
+    lines.put("eventTime", schema.field(keys.eventTime()).name());
+    return lines;
+  }
+
+  @Override
+  public boolean needsNoDataBatch(long previousMs, long currentMs) {
+    return horizon.wouldEvict(previousMs, currentMs);
+  }
+
+  @Override
+  public long lastDroppedByWatermark() {
+    return dropped;
+  }
+}

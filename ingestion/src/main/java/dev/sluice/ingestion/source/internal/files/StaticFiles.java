@@ -1,0 +1,120 @@
+package dev.sluice.ingestion.source.internal.files;
+
+import dev.sluice.ingestion.Location;
+import dev.sluice.ingestion.source.SourceContext;
+import dev.sluice.ingestion.source.internal.SourceOptions;
+import dev.sluice.table.data.CloseableIterator;
+import dev.sluice.table.data.Row;
+import dev.sluice.table.internal.parquet.ParquetDataReader;
+import dev.sluice.table.storage.ObjectStatus;
+import dev.sluice.table.types.StructType;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Reads every data file of a folder (or one file) at once with the files source's parsers, for the static
+ * side of a stream-static join. Unlike the source, a malformed record fails the read: a dimension row
+ * silently turned to nulls would join wrongly.
+ */
+public final class StaticFiles {
+  /** The formats {@link #read} understands. */
+  public static final Set<String> FORMATS = FileSourceOptions.FORMATS;
+  /** The options {@link #read} accepts (lower case): the CSV dialect. */
+  public static final Set<String> OPTIONS = Set.of("header", "delimiter", "sep", "quote", "escape", "nullvalue");
+
+  private StaticFiles() {}
+
+  /**
+   * The schema of the first Parquet file at {@code location}, read from its footer.
+   *
+   * @throws IllegalArgumentException when there is no data file
+   */
+  public static StructType parquetSchema(Location location) {
+    List<ObjectStatus> files = files(location);
+    if (files.isEmpty()) {
+      throw new IllegalArgumentException("No data file at " + location + " to read the Parquet schema from: add the"
+          + " files, or declare the schema");
+    }
+    return ParquetSchemas.read(location.store(), files.get(0).key(), files.get(0).size());
+  }
+
+  /**
+   * The rows of every data file at {@code location} (a file, or a folder whose files and sub-folders not
+   * starting with '_' or '.' are read), in key order, with {@code schema}'s columns.
+   *
+   * @throws IllegalArgumentException for an unknown format or option
+   * @throws IllegalStateException naming the file and line of a malformed record
+   */
+  public static List<Row> read(Location location, String format, StructType schema, Map<String, String> options) {
+    FileSourceOptions parsed = check(format, options);
+    RowLayout layout = new RowLayout(schema, false);
+    List<Row> out = new ArrayList<>();
+    for (ObjectStatus f : files(location)) {
+      String uri = location.store().uriOf(f.key()).toString();
+      List<Row> rows = new ArrayList<>();
+      switch (format) {
+        case "json" -> new TextFileReader(new JsonLineParser(schema), layout, false, false)
+            .read(location.store().read(f.key()), uri, rows);
+        case "csv" -> new TextFileReader(new CsvLineParser(schema, parsed.csv()), layout, false, parsed.csv().header())
+            .read(location.store().read(f.key()), uri, rows);
+        default -> {
+          try (CloseableIterator<Row> it = ParquetDataReader.read(location.store(), f.key(), f.size(), schema)) {
+            it.forEachRemaining(r -> rows.add(layout.row(r.toArray(), uri, null, null)));
+          }
+        }
+      }
+      for (Row r : rows) {
+        out.add(dataOf(r, schema.size(), uri));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Checks a format and its options without reading anything.
+   *
+   * @throws IllegalArgumentException for an unknown format or option, or a bad option value
+   */
+  public static void validate(String format, Map<String, String> options) {
+    check(format, options);
+  }
+
+  private static FileSourceOptions check(String format, Map<String, String> options) {
+    if (!FORMATS.contains(format)) {
+      throw new IllegalArgumentException("Unknown static file format '" + format + "': known formats are "
+          + new java.util.TreeSet<>(FORMATS) + "; fix the format name");
+    }
+    SourceContext context = new SourceContext(options, Optional.empty(), Optional.empty(), null, null, null);
+    return FileSourceOptions.parse(format, SourceOptions.check(format, context, OPTIONS));
+  }
+
+  private static Row dataOf(Row layoutRow, int width, String uri) {
+    Object error = layoutRow.get(width + 1);
+    if (error != null) {
+      throw new IllegalStateException("Malformed record in static file " + uri + ", " + error + ": fix or remove the"
+          + " record, or fix the declared schema");
+    }
+    return Row.of(Arrays.copyOf(layoutRow.toArray(), width));
+  }
+
+  private static List<ObjectStatus> files(Location location) {
+    Optional<ObjectStatus> single = location.key().isEmpty() ? Optional.empty() : location.store().status(location.key());
+    if (single.isPresent()) {
+      return List.of(single.get());
+    }
+    String prefix = location.key().isEmpty() ? "" : location.key() + "/";
+    List<ObjectStatus> out = new ArrayList<>();
+    try (CloseableIterator<ObjectStatus> it = location.store().list(prefix)) {
+      it.forEachRemaining(s -> {
+        if (!FileSource.isHidden(s.key().substring(prefix.length()))) {
+          out.add(s);
+        }
+      });
+    }
+    return out;
+  }
+}
