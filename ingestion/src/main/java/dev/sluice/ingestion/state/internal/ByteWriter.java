@@ -86,6 +86,11 @@ final class ByteWriter {
     writeFixedInt((int) v);
   }
 
+  /** A copy of the bytes written. */
+  byte[] toByteArray() {
+    return Arrays.copyOf(buf, pos);
+  }
+
   /** Writes everything buffered to {@code out} and empties the buffer. */
   void drainTo(OutputStream out) throws IOException {
     out.write(buf, 0, pos);
