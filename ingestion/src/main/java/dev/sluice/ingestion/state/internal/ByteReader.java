@@ -1,0 +1,118 @@
+package dev.sluice.ingestion.state.internal;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+
+/** Reads what {@link ByteWriter} wrote from a stream, through its own buffer; counts bytes consumed. */
+final class ByteReader {
+  private final InputStream in;
+  private byte[] buf = new byte[64 * 1024];
+  private int pos;
+  private int limit;
+  private long consumedBefore;
+
+  ByteReader(InputStream in) {
+    this.in = in;
+  }
+
+  /** Bytes consumed since the start of the stream. */
+  long consumed() {
+    return consumedBefore + pos;
+  }
+
+  int readByte() throws IOException {
+    require(1);
+    return buf[pos++] & 0xFF;
+  }
+
+  byte[] readBytes(int n) throws IOException {
+    require(n);
+    byte[] out = new byte[n];
+    System.arraycopy(buf, pos, out, 0, n);
+    pos += n;
+    return out;
+  }
+
+  byte[] readLengthPrefixed() throws IOException {
+    return readBytes(readLength());
+  }
+
+  String readUtf8() throws IOException {
+    int n = readLength();
+    require(n);
+    String s = new String(buf, pos, n, StandardCharsets.UTF_8);
+    pos += n;
+    return s;
+  }
+
+  long readVarLong() throws IOException {
+    long result = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      int b = readByte();
+      result |= (long) (b & 0x7F) << shift;
+      if ((b & 0x80) == 0) {
+        return result;
+      }
+    }
+    throw new IOException("a varint is longer than 10 bytes");
+  }
+
+  long readSignedVarLong() throws IOException {
+    long v = readVarLong();
+    return (v >>> 1) ^ -(v & 1);
+  }
+
+  int readFixedInt() throws IOException {
+    require(4);
+    int v = ((buf[pos] & 0xFF) << 24) | ((buf[pos + 1] & 0xFF) << 16) | ((buf[pos + 2] & 0xFF) << 8)
+        | (buf[pos + 3] & 0xFF);
+    pos += 4;
+    return v;
+  }
+
+  long readFixedLong() throws IOException {
+    return ((long) readFixedInt() << 32) | (readFixedInt() & 0xFFFFFFFFL);
+  }
+
+  /** True when the stream has no more bytes. */
+  boolean atEnd() throws IOException {
+    return pos == limit && !fill(1);
+  }
+
+  private int readLength() throws IOException {
+    long n = readVarLong();
+    if (n < 0 || n > Integer.MAX_VALUE - 16) {
+      throw new IOException("a length of " + n + " bytes is not plausible");
+    }
+    return (int) n;
+  }
+
+  private void require(int n) throws IOException {
+    if (limit - pos < n && !fill(n)) {
+      throw new EOFException("the data ends in the middle of a record");
+    }
+  }
+
+  /** Makes at least {@code n} bytes available from {@code pos}; false if the stream ends first. */
+  private boolean fill(int n) throws IOException {
+    if (pos > 0) {
+      System.arraycopy(buf, pos, buf, 0, limit - pos);
+      consumedBefore += pos;
+      limit -= pos;
+      pos = 0;
+    }
+    if (n > buf.length) {
+      buf = java.util.Arrays.copyOf(buf, Math.max(n, buf.length * 2));
+    }
+    while (limit < n) {
+      int read = in.read(buf, limit, buf.length - limit);
+      if (read < 0) {
+        return false;
+      }
+      limit += read;
+    }
+    return true;
+  }
+}

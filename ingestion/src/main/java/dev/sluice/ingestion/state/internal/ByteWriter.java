@@ -1,0 +1,105 @@
+package dev.sluice.ingestion.state.internal;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.Arrays;
+
+/**
+ * A growable byte buffer with the primitive encodings of state files (LEB128 varints, zig-zag for
+ * signed numbers, big-endian fixed widths). Unsynchronised, unlike the JDK's byte streams, because
+ * a commit writes millions of small fields.
+ */
+final class ByteWriter {
+  private byte[] buf;
+  private int pos;
+
+  ByteWriter(int capacity) {
+    buf = new byte[Math.max(16, capacity)];
+  }
+
+  int position() {
+    return pos;
+  }
+
+  void reset() {
+    pos = 0;
+  }
+
+  void writeByte(int b) {
+    ensure(1);
+    buf[pos++] = (byte) b;
+  }
+
+  /** Overwrites a byte already written, e.g. a null bitmap reserved before the values. */
+  void setByte(int at, int b) {
+    buf[at] = (byte) b;
+  }
+
+  int byteAt(int at) {
+    return buf[at] & 0xFF;
+  }
+
+  void writeZeros(int n) {
+    ensure(n);
+    Arrays.fill(buf, pos, pos + n, (byte) 0);
+    pos += n;
+  }
+
+  void writeBytes(byte[] bytes) {
+    ensure(bytes.length);
+    System.arraycopy(bytes, 0, buf, pos, bytes.length);
+    pos += bytes.length;
+  }
+
+  /** Length as a varint, then the bytes. */
+  void writeLengthPrefixed(byte[] bytes) {
+    writeVarLong(bytes.length);
+    writeBytes(bytes);
+  }
+
+  /** Unsigned LEB128: 1 byte below 128, at most 10. */
+  void writeVarLong(long value) {
+    ensure(10);
+    long v = value;
+    while ((v & ~0x7FL) != 0) {
+      buf[pos++] = (byte) ((v & 0x7F) | 0x80);
+      v >>>= 7;
+    }
+    buf[pos++] = (byte) v;
+  }
+
+  /** Zig-zag then LEB128, so that small negative numbers stay short too. */
+  void writeSignedVarLong(long value) {
+    writeVarLong((value << 1) ^ (value >> 63));
+  }
+
+  void writeFixedInt(int v) {
+    ensure(4);
+    buf[pos++] = (byte) (v >>> 24);
+    buf[pos++] = (byte) (v >>> 16);
+    buf[pos++] = (byte) (v >>> 8);
+    buf[pos++] = (byte) v;
+  }
+
+  void writeFixedLong(long v) {
+    writeFixedInt((int) (v >>> 32));
+    writeFixedInt((int) v);
+  }
+
+  /** A copy of the bytes written. */
+  byte[] toByteArray() {
+    return Arrays.copyOf(buf, pos);
+  }
+
+  /** Writes everything buffered to {@code out} and empties the buffer. */
+  void drainTo(OutputStream out) throws IOException {
+    out.write(buf, 0, pos);
+    pos = 0;
+  }
+
+  private void ensure(int n) {
+    if (pos + n > buf.length) {
+      buf = Arrays.copyOf(buf, Math.max(buf.length * 2, pos + n));
+    }
+  }
+}

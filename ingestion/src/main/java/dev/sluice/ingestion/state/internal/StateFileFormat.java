@@ -1,0 +1,158 @@
+package dev.sluice.ingestion.state.internal;
+
+import dev.sluice.table.data.Row;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The layout of {@code .delta} and {@code .snapshot} files: a 7-byte header ({@code SLST}, format
+ * version, kind 'D' or 'S', compression id), then the compressed body: records
+ * ({@code 1 key value} = put, {@code 2 key} = remove; snapshots hold only puts), an end tag
+ * {@code 0} and the record count, so that a truncated file is detected rather than read as a
+ * smaller state.
+ */
+final class StateFileFormat {
+  static final int FORMAT_VERSION = 1;
+  static final byte DELTA = 'D';
+  static final byte SNAPSHOT = 'S';
+  private static final byte[] MAGIC = "SLST".getBytes(StandardCharsets.US_ASCII);
+  private static final int TAG_END = 0;
+  private static final int TAG_PUT = 1;
+  private static final int TAG_REMOVE = 2;
+  private static final int FLUSH_AT = 64 * 1024;
+
+  private StateFileFormat() {}
+
+  /** Receives the records of a file in order. */
+  interface Visitor {
+    /** {@code bytes}: the encoded size of key and value, for the memory estimate. */
+    void put(Row key, Row value, long bytes);
+
+    void remove(Row key);
+  }
+
+  /** Builds one file in memory. */
+  static final class Writer {
+    private final ByteArrayOutputStream file = new ByteArrayOutputStream(4096);
+    private final OutputStream body;
+    private final ByteWriter buf = new ByteWriter(FLUSH_AT + 4096);
+    private final StructCodec keys;
+    private final StructCodec values;
+    private long records;
+
+    Writer(byte kind, Compression compression, StructCodec keys, StructCodec values) {
+      this.keys = keys;
+      this.values = values;
+      file.writeBytes(MAGIC);
+      file.write(FORMAT_VERSION);
+      file.write(kind);
+      file.write(compression.id);
+      try {
+        body = compression.compress(file);
+      } catch (IOException e) {
+        throw new IllegalStateException("Starting " + compression + " compression failed: " + e, e);
+      }
+    }
+
+    /** Returns the encoded size of key and value. */
+    int put(Row key, Row value) {
+      buf.writeByte(TAG_PUT);
+      int start = buf.position();
+      keys.writeRow(buf, key);
+      values.writeRow(buf, value);
+      int size = buf.position() - start;
+      recordDone();
+      return size;
+    }
+
+    void remove(Row key) {
+      buf.writeByte(TAG_REMOVE);
+      keys.writeRow(buf, key);
+      recordDone();
+    }
+
+    /** The whole file; the writer must not be used afterwards. */
+    byte[] finish() {
+      buf.writeByte(TAG_END);
+      buf.writeVarLong(records);
+      try (OutputStream out = body) {
+        buf.drainTo(out);
+      } catch (IOException e) {
+        throw new IllegalStateException("Compressing a state file failed: " + e, e);
+      }
+      return file.toByteArray();
+    }
+
+    private void recordDone() {
+      records++;
+      if (buf.position() >= FLUSH_AT) {
+        try {
+          buf.drainTo(body);
+        } catch (IOException e) {
+          throw new IllegalStateException("Compressing a state file failed: " + e, e);
+        }
+      }
+    }
+  }
+
+  /**
+   * Reads a whole file into {@code visitor}.
+   *
+   * @throws IOException when the file is not a state file of {@code kind}, is truncated or corrupt
+   */
+  static void read(InputStream raw, byte kind, StructCodec keys, StructCodec values, Visitor visitor)
+      throws IOException {
+    byte[] header = raw.readNBytes(MAGIC.length + 3);
+    if (header.length < MAGIC.length + 3 || !startsWithMagic(header)) {
+      throw new IOException("it does not start with the state file header 'SLST'");
+    }
+    if (header[4] != FORMAT_VERSION) {
+      throw new IOException("its format version is " + header[4] + " but this Sluice reads version "
+          + FORMAT_VERSION + " (written by a newer Sluice?)");
+    }
+    if (header[5] != kind) {
+      throw new IOException("its header says kind '" + (char) header[5] + "' but '" + (char) kind + "' was expected");
+    }
+    try (InputStream body = Compression.ofId(header[6]).decompress(raw)) {
+      readRecords(new ByteReader(body), keys, values, visitor);
+    }
+  }
+
+  private static void readRecords(ByteReader in, StructCodec keys, StructCodec values, Visitor visitor)
+      throws IOException {
+    long records = 0;
+    while (true) {
+      int tag = in.readByte();
+      if (tag == TAG_END) {
+        break;
+      }
+      long start = in.consumed();
+      Row key = keys.readRow(in);
+      if (tag == TAG_PUT) {
+        Row value = values.readRow(in);
+        visitor.put(key, value, in.consumed() - start);
+      } else if (tag == TAG_REMOVE) {
+        visitor.remove(key);
+      } else {
+        throw new IOException("record " + records + " has the unknown tag " + tag);
+      }
+      records++;
+    }
+    long expected = in.readVarLong();
+    if (expected != records || !in.atEnd()) {
+      throw new IOException("it holds " + records + " records but its trailer says " + expected);
+    }
+  }
+
+  private static boolean startsWithMagic(byte[] header) {
+    for (int i = 0; i < MAGIC.length; i++) {
+      if (header[i] != MAGIC[i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+}

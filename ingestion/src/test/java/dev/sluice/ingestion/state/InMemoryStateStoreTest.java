@@ -1,0 +1,312 @@
+package dev.sluice.ingestion.state;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.sluice.ingestion.Location;
+import dev.sluice.table.data.Row;
+import dev.sluice.table.storage.LocalObjectStore;
+import dev.sluice.table.storage.ObjectStatus;
+import dev.sluice.table.testing.FailingObjectStore;
+import dev.sluice.table.types.PrimitiveType;
+import dev.sluice.table.types.StructType;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class InMemoryStateStoreTest {
+  static final StateSchema SCHEMA = new StateSchema(
+      StructType.empty().add("user", PrimitiveType.STRING),
+      StructType.empty().add("count", PrimitiveType.LONG).add("last", PrimitiveType.STRING));
+
+  @TempDir
+  Path dir;
+  FailingObjectStore store;
+  Location folder;
+  List<StateStoreProvider> providers = new ArrayList<>();
+
+  @BeforeEach
+  void setUp() {
+    store = new FailingObjectStore(new LocalObjectStore(dir));
+    folder = new Location(store, "ckpt/state/0/0");
+  }
+
+  @AfterEach
+  void noLeaks() {
+    providers.forEach(StateStoreProvider::close);
+    assertThat(store.openResourceCount()).isZero();
+  }
+
+  StateStoreProvider provider(int snapshotInterval) {
+    StateStoreProvider p = StateStores.inMemory(folder, SCHEMA, snapshotInterval);
+    providers.add(p);
+    return p;
+  }
+
+  static Row key(String user) {
+    return Row.of(user);
+  }
+
+  static Row value(long count) {
+    return Row.of(count, "v" + count);
+  }
+
+  /** Commits {@code version} with the given puts (count ≥ 0) and removes (count < 0). */
+  static StateStore commit(StateStoreProvider p, long version, Map<String, Long> changes) {
+    StateStore s = p.load(version);
+    changes.forEach((k, v) -> {
+      if (v < 0) {
+        s.remove(key(k));
+      } else {
+        s.put(key(k), value(v));
+      }
+    });
+    s.commit();
+    return s;
+  }
+
+  static Map<String, Long> contents(StateStore s) {
+    Map<String, Long> out = new TreeMap<>();
+    s.iterator().forEachRemaining(e -> out.put((String) e.key().get(0), (Long) e.value().get(0)));
+    return out;
+  }
+
+  List<String> files() {
+    return store.delegate().list("ckpt/state/0/0/").toList().stream().map(ObjectStatus::name).sorted().toList();
+  }
+
+  @Test
+  void putGetRemoveAndIterateWithinABatch() {
+    StateStore s = provider(10).load(1);
+    assertThat(s.version()).isEqualTo(1);
+    assertThat(s.get(key("a"))).isNull();
+    s.put(key("a"), value(1));
+    s.put(key("b"), value(2));
+    s.put(key("a"), value(3));
+    s.put(key("c"), value(4));
+    s.remove(key("c"));
+    s.remove(key("nobody"));
+
+    assertThat(s.get(key("a"))).isEqualTo(value(3));
+    assertThat(s.get(key("c"))).isNull();
+    assertThat(s.size()).isEqualTo(2);
+    assertThat(contents(s)).containsExactlyEntriesOf(new TreeMap<>(Map.of("a", 3L, "b", 2L)));
+  }
+
+  @Test
+  void theNextVersionSeesTheCommittedStateAndRemovesWhileIterating() {
+    StateStoreProvider p = provider(10);
+    commit(p, 1, Map.of("a", 1L, "b", 2L, "c", 3L));
+    StateStore s2 = p.load(2);
+    assertThat(contents(s2)).containsExactlyEntriesOf(new TreeMap<>(Map.of("a", 1L, "b", 2L, "c", 3L)));
+
+    // watermark-style eviction: remove and re-put while iterating the store
+    Iterator<StateEntry> it = s2.iterator();
+    while (it.hasNext()) {
+      StateEntry e = it.next();
+      if ((Long) e.value().get(0) < 3) {
+        s2.remove(e.key());
+      }
+      s2.put(key("new"), value(9));
+    }
+    s2.put(key("c"), value(30));
+    s2.put(key("temporary"), value(5));
+    s2.remove(key("temporary"));
+    assertThat(s2.size()).isEqualTo(2);
+    s2.commit();
+
+    assertThat(s2.metrics()).satisfies(m -> {
+      assertThat(m.numRowsTotal()).isEqualTo(2);
+      assertThat(m.numRowsUpdated()).isEqualTo(2);
+      assertThat(m.numRowsRemoved()).isEqualTo(2);
+      assertThat(m.memoryUsedBytes()).isBetween(2 * 100L, 2 * 400L);
+      assertThat(m.commitTimeMs()).isNotNegative();
+    });
+    assertThat(contents(p.load(3))).containsExactlyEntriesOf(new TreeMap<>(Map.of("c", 30L, "new", 9L)));
+  }
+
+  @Test
+  void abortRestoresThePreviousVersionAndStoresCantBeUsedAfterwards() {
+    StateStoreProvider p = provider(10);
+    commit(p, 1, Map.of("a", 1L, "b", 2L));
+    StateStore s2 = p.load(2);
+    s2.put(key("a"), value(100));
+    s2.remove(key("b"));
+    s2.put(key("z"), value(26));
+    s2.abort();
+    s2.abort();
+
+    assertThatThrownBy(() -> s2.get(key("a")))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("The state store for version 2 of " + folder + " was aborted and can't be used any more; "
+            + "load the version again from its provider");
+    StateStore again = p.load(2);
+    assertThat(contents(again)).containsExactlyEntriesOf(new TreeMap<>(Map.of("a", 1L, "b", 2L)));
+    assertThat(store.readCount()).as("served from the cached map, not re-read").isZero();
+
+    StateStore replacing = p.load(2);
+    assertThatThrownBy(again::commit)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("was replaced by a later load()");
+    replacing.commit();
+    assertThat(contents(p.load(3))).containsExactlyEntriesOf(new TreeMap<>(Map.of("a", 1L, "b", 2L)));
+  }
+
+  @Test
+  void aRestartRebuildsFromTheLatestSnapshotAndLaterDeltas() {
+    StateStoreProvider p = provider(3);
+    for (long v = 1; v <= 7; v++) {
+      commit(p, v, Map.of("k" + v, v, "k" + (v - 1), -1L, "shared", v * 10));
+    }
+    assertThat(files()).containsExactly("1.delta", "2.delta", "3.delta", "3.snapshot", "4.delta", "5.delta",
+        "6.delta", "6.snapshot", "7.delta");
+
+    p.purge(7);
+    assertThat(files()).as("deltas before the 6.snapshot are gone, so a rebuild must use it")
+        .containsExactly("6.delta", "6.snapshot", "7.delta");
+
+    StateStore restarted = provider(3).load(8);
+    assertThat(contents(restarted)).containsExactlyEntriesOf(new TreeMap<>(Map.of("k7", 7L, "shared", 70L)));
+    assertThat(restarted.size()).isEqualTo(2);
+    restarted.put(key("k8"), value(8));
+    restarted.commit();
+    assertThat(restarted.metrics().memoryUsedBytes())
+        .as("the estimate after a rebuild matches the one kept while committing")
+        .isEqualTo(memoryAfterReplayingInOneProvider());
+  }
+
+  private long memoryAfterReplayingInOneProvider() {
+    folder = new Location(store, "ckpt/state/0/1");
+    StateStoreProvider p = provider(3);
+    commit(p, 1, Map.of("k7", 7L, "shared", 70L));
+    return commit(p, 2, Map.of("k8", 8L)).metrics().memoryUsedBytes();
+  }
+
+  @Test
+  void reRunningAVersionReplacesItsFilesAndDropsTheAbandonedFuture() {
+    StateStoreProvider first = provider(2);
+    commit(first, 1, Map.of("a", 1L));
+    commit(first, 2, Map.of("b", 2L));
+    commit(first, 3, Map.of("c", 3L));
+    assertThat(files()).contains("2.snapshot", "3.delta");
+
+    // a new run (snapshot interval now 5) re-runs version 2 after a crash
+    StateStoreProvider second = StateStores.inMemory(folder, SCHEMA, 5);
+    providers.add(second);
+    commit(second, 2, Map.of("b", 20L));
+    assertThat(files()).as("the stale 2.snapshot and 3.delta would mix with the re-run's files")
+        .containsExactly("1.delta", "2.delta");
+
+    StateStore restarted = provider(5).load(3);
+    assertThat(contents(restarted)).containsExactlyEntriesOf(new TreeMap<>(Map.of("a", 1L, "b", 20L)));
+  }
+
+  @Test
+  void reRunningTheVersionJustCommittedInTheSameProviderReadsThePreviousOneFromFiles() {
+    StateStoreProvider p = provider(10);
+    commit(p, 1, Map.of("a", 1L));
+    commit(p, 2, Map.of("a", 2L, "b", 2L));
+    StateStore rerun = p.load(2);
+    assertThat(contents(rerun)).containsExactlyEntriesOf(Map.of("a", 1L));
+    rerun.put(key("c"), value(3));
+    rerun.commit();
+    assertThat(contents(provider(10).load(3))).containsExactlyEntriesOf(new TreeMap<>(Map.of("a", 1L, "c", 3L)));
+  }
+
+  @Test
+  void purgeKeepsWhatIsNeededForTheOldestVersionToKeep() {
+    StateStoreProvider p = provider(2);
+    for (long v = 1; v <= 6; v++) {
+      commit(p, v, Map.of("k" + v, v));
+    }
+    p.purge(1);
+    assertThat(files()).as("no snapshot at or below 1: everything is needed").hasSize(9);
+    p.purge(5);
+    assertThat(files()).containsExactly("4.delta", "4.snapshot", "5.delta", "6.delta", "6.snapshot");
+    assertThat(contents(provider(2).load(6))).hasSize(5);
+    assertThatThrownBy(() -> provider(2).load(4))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("1.delta is missing");
+  }
+
+  @Test
+  void aMissingDeltaFailsNamingTheFileAndTheFix() throws Exception {
+    StateStoreProvider p = provider(3);
+    for (long v = 1; v <= 5; v++) {
+      commit(p, v, Map.of("k" + v, v));
+    }
+    Files.delete(dir.resolve("ckpt/state/0/0/5.delta"));
+    Files.delete(dir.resolve("ckpt/state/0/0/2.delta"));
+
+    assertThatThrownBy(() -> provider(3).load(6))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("Cannot rebuild state version 5 in " + folder + ": " + folder.resolve("5.delta")
+            + " is missing (it follows the snapshot of version 3). The checkpoint's state is incomplete (files "
+            + "were deleted or not copied); restore the checkpoint's state folder from a backup, or start the "
+            + "query with a new checkpoint");
+    Files.delete(dir.resolve("ckpt/state/0/0/3.snapshot"));
+    assertThatThrownBy(() -> provider(3).load(4))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining(folder.resolve("2.delta") + " is missing (there is no snapshot at or below version 3, "
+            + "so every delta from 1 is needed)");
+    assertThat(contents(provider(3).load(2))).containsExactlyEntriesOf(Map.of("k1", 1L));
+  }
+
+  @Test
+  void aCorruptFileFailsNamingIt() throws Exception {
+    StateStoreProvider p = provider(10);
+    commit(p, 1, Map.of("a", 1L));
+    Files.write(dir.resolve("ckpt/state/0/0/1.delta"), new byte[] {'S', 'L', 'S', 'T', 1, 'D', 1, 9, 9});
+
+    assertThatThrownBy(() -> provider(10).load(2))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageStartingWith("The state file " + folder.resolve("1.delta") + " can't be read: ")
+        .hasMessageEndingWith("It was damaged or not written by Sluice's in-memory state store; restore the "
+            + "checkpoint's state folder from a backup, or start the query with a new checkpoint");
+  }
+
+  @Test
+  void aFailedDeltaWriteLeavesThePreviousVersionAndAFailedSnapshotDoesNotFailTheCommit() {
+    StateStoreProvider p = provider(2);
+    commit(p, 1, Map.of("a", 1L));
+    store.failOverwritesMatching(k -> k.endsWith("2.delta"));
+    StateStore s = p.load(2);
+    s.put(key("b"), value(2));
+    assertThatThrownBy(s::commit).hasMessageContaining("2.delta");
+    assertThatThrownBy(() -> s.put(key("c"), value(3)))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("was not committed because its commit failed");
+
+    store.failOverwritesMatching(k -> k.endsWith(".snapshot"));
+    StateStore retry = p.load(2);
+    assertThat(contents(retry)).containsExactlyEntriesOf(Map.of("a", 1L));
+    retry.put(key("b"), value(2));
+    retry.commit();
+    assertThat(files()).containsExactly("1.delta", "2.delta");
+    assertThat(contents(provider(2).load(3))).containsExactlyEntriesOf(new TreeMap<>(Map.of("a", 1L, "b", 2L)));
+  }
+
+  @Test
+  void invalidArgumentsAreRefused() {
+    assertThatThrownBy(() -> StateStores.inMemory(folder, SCHEMA, 0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("The state snapshot interval must be at least 1 version, not 0 (state of " + folder + ")");
+    assertThatThrownBy(() -> provider(1).load(0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("State versions to write start at 1 (version 0 is the empty state), not 0 (state of "
+            + folder + ")");
+    StateStore s = provider(1).load(1);
+    s.put(Row.of(5L), value(1));
+    assertThatThrownBy(s::commit)
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("State key column 'user' has type string but holds a java.lang.Long");
+  }
+}
