@@ -1,0 +1,29 @@
+package dev.sluice.ingestion.internal.plan.aggregate;
+
+import dev.sluice.table.data.Row;
+import dev.sluice.table.types.StructField;
+import java.util.List;
+
+/**
+ * One bound aggregate: the buffer columns it keeps in state (a slice of the value row starting at
+ * {@code at}), how an input row updates them and the result they give. Buffers are plain values
+ * except where {@link #detach} says otherwise.
+ */
+interface Aggregator {
+  /** The buffer columns, named without a prefix ({@code sum}, {@code count}, …). */
+  List<StructField> bufferFields();
+
+  StructField resultField();
+
+  void init(Object[] buffer, int at);
+
+  void update(Object[] buffer, int at, Row input);
+
+  Object result(Object[] buffer, int at);
+
+  /**
+   * Copies mutable buffer values read from the store before they are updated in place, so that the
+   * store's previous version (which a provider may cache) never changes.
+   */
+  default void detach(Object[] buffer, int at) {}
+}
