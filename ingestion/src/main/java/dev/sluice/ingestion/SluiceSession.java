@@ -58,6 +58,16 @@ public final class SluiceSession implements AutoCloseable {
     return Table.forPath(l.store(), l.key());
   }
 
+  /** A Delta table as the static side of a stream-static join (re-read at each batch when it has a new version). */
+  public StaticTable staticTable(String pathOrUri) {
+    return StaticTable.delta(table(pathOrUri));
+  }
+
+  /** Data files ({@code json}, {@code csv} or {@code parquet}) as the static side of a join (read once). */
+  public StaticTable staticFiles(String pathOrUri, String format, dev.sluice.table.types.StructType schema) {
+    return StaticTable.files(location(pathOrUri), format, schema);
+  }
+
   /** The rows a {@code memory} sink of this session has received so far. */
   public List<Row> memoryTable(String name) {
     MemorySink sink = memorySinks.get(name);

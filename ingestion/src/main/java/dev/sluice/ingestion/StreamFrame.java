@@ -6,6 +6,8 @@ import dev.sluice.ingestion.internal.plan.PlanStep;
 import dev.sluice.ingestion.internal.plan.Projection;
 import dev.sluice.ingestion.internal.plan.TransformSpec;
 import dev.sluice.ingestion.internal.plan.dedup.DedupSpec;
+import dev.sluice.ingestion.internal.plan.join.JoinType;
+import dev.sluice.ingestion.internal.plan.join.StaticJoinSpec;
 import dev.sluice.ingestion.internal.runner.SourceSpec;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -114,6 +116,43 @@ public final class StreamFrame {
         : DedupSpec.dropDuplicatesWithinWatermark(List.of(columns), w.column(), w.delay().toMillis());
     return with(new StatefulStep(PlanStep.Kind.DEDUP_WITHIN_WATERMARK, description, spec,
         Map.of("columns", String.join(",", columns), "eventTimeColumn", w == null ? "" : w.column())));
+  }
+
+  /** Groups by columns and at most one time window, e.g. {@code groupBy("window(event_time, '1 minute')", "tier")}. */
+  public GroupedFrame groupBy(String... keys) {
+    return new GroupedFrame(this, keys);
+  }
+
+  /** Inner join with a static table or files on equal key columns (same names on both sides). */
+  public StreamFrame join(StaticTable other, String... keys) {
+    return joinWith(JoinType.INNER, other, List.of(keys), List.of(keys), null);
+  }
+
+  /** Left outer join (the stream on the left): stream rows without a match get nulls for the static columns. */
+  public StreamFrame leftJoin(StaticTable other, String... keys) {
+    return joinWith(JoinType.LEFT_OUTER, other, List.of(keys), List.of(keys), null);
+  }
+
+  /**
+   * A join with differently named keys and an optional extra SQL condition over the joined columns.
+   *
+   * @param type {@code inner} or {@code left_outer}
+   */
+  public StreamFrame join(StaticTable other, List<String> leftKeys, List<String> rightKeys, String type,
+      String extraCondition) {
+    JoinType t = switch (type.toLowerCase(java.util.Locale.ROOT).replace(" ", "_")) {
+      case "inner" -> JoinType.INNER;
+      case "left", "left_outer", "leftouter" -> JoinType.LEFT_OUTER;
+      default -> throw new AnalysisException("Join type '" + type + "' is not supported for a stream-static join; use"
+          + " inner or left_outer (the stream on the left)");
+    };
+    return joinWith(t, other, leftKeys, rightKeys, extraCondition);
+  }
+
+  private StreamFrame joinWith(JoinType type, StaticTable other, List<String> leftKeys, List<String> rightKeys,
+      String extraCondition) {
+    StaticJoinSpec spec = new StaticJoinSpec(type, other.side(), leftKeys, rightKeys, extraCondition, other.refresh());
+    return with(PlanStep.stateless(type.name().toLowerCase(java.util.Locale.ROOT) + " join " + other, spec));
   }
 
   /** The {@code withWatermark} step. */

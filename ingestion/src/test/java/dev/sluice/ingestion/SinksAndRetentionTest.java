@@ -41,19 +41,22 @@ class SinksAndRetentionTest {
   }
 
   @Test
-  void completeModeOverwritesTheTableEachBatch() {
+  void completeModeOverwritesTheTableEachBatchWithTheWholeAggregate() {
     MemoryStream input = MemoryStream.named("complete-in", Landing.SCHEMA);
     StreamingQuery q = session.readStream().format("memory").option("name", "complete-in").load()
-        .select("id", "status", "amount").writeStream().outputMode("complete").queryName("complete")
-        .toTable(dir.resolve("totals").toString());
-    input.addData(Row.of(1L, "open", 1.0), Row.of(2L, "open", 2.0));
+        .groupBy("status").agg("count(*) AS n", "sum(amount) AS total")
+        .writeStream().outputMode("complete").queryName("complete").toTable(dir.resolve("totals").toString());
+    input.addData(Row.of(1L, "open", 1.0), Row.of(2L, "paid", 2.0));
     q.processAllAvailable();
     input.addData(Row.of(3L, "open", 3.0));
     q.processAllAvailable();
     q.stop();
-    assertThat(Landing.ids(session.table(dir.resolve("totals").toString()))).containsExactly(3L);
-    assertThat(session.table(dir.resolve("totals").toString()).history(1).get(0).operationParameters())
-        .containsEntry("mode", "Overwrite");
+    var table = session.table(dir.resolve("totals").toString());
+    var rows = table.latestSnapshot().scan().build().rows().toList();
+    assertThat(rows).containsExactlyInAnyOrder(Row.of("open", 2L, 4.0), Row.of("paid", 1L, 2.0));
+    assertThat(table.history(1).get(0).operationParameters()).containsEntry("mode", "Overwrite");
+    assertThat(q.lastProgress().orElseThrow().stateOperators()).singleElement()
+        .satisfies(s -> assertThat(s.numRowsTotal()).isEqualTo(2));
     MemoryStream.remove("complete-in");
   }
 

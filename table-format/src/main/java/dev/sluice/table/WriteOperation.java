@@ -58,6 +58,12 @@ abstract class WriteOperation<T extends WriteOperation<T>> {
     return self();
   }
 
+  /** Several extra {@code operationMetrics} entries. */
+  public T metrics(Map<String, Long> values) {
+    values.forEach(this::metric);
+    return self();
+  }
+
   /** The operation name in {@code commitInfo} (e.g. {@code STREAMING UPDATE}); each operation has a default. */
   public T operation(String name) {
     this.operationName = name;

@@ -124,6 +124,17 @@ final class ExecutionPlan implements AutoCloseable {
     return false;
   }
 
+  /** The version of each static Delta table the last batch joined with, as {@code staticVersion.<name>}. */
+  Map<String, Long> staticVersions() {
+    Map<String, Long> out = new LinkedHashMap<>();
+    for (Transform t : steps) {
+      if (t instanceof dev.sluice.ingestion.internal.plan.join.StaticJoin j && j.lastStaticVersion().isPresent()) {
+        out.put("staticVersion." + j.staticName(), j.lastStaticVersion().getAsLong());
+      }
+    }
+    return out;
+  }
+
   /** The {@code eventTime} entry of progress. */
   Map<String, String> eventTime(long watermarkMs) {
     Map<String, String> out = new LinkedHashMap<>();

@@ -343,7 +343,8 @@ public final class MicroBatchExecution implements StreamingQuery {
             + " lateRowsTable to keep them", describe(), batchId, lateRows.size(), Instant.ofEpochMilli(batchWatermark));
       }
       interceptor.at(BatchInterceptor.Step.BEFORE_SINK, batchId);
-      long written = sink.addBatch(batchId, batch);
+      Map<String, Long> staticVersions = plan.staticVersions();
+      long written = sink.addBatch(batchId, batch, staticVersions);
       durations.put("addBatch", millisSince(t1));
       interceptor.at(BatchInterceptor.Step.AFTER_SINK, batchId);
       long t2 = System.nanoTime();
@@ -371,12 +372,13 @@ public final class MicroBatchExecution implements StreamingQuery {
       long total = Math.max(1, clock.millis() - triggerStart);
       durations.put("triggerExecution", total);
       report(batchId, rows.size(), written, durations, sourceProgress, total, stateProgress,
-          plan.eventTime(batchWatermark));
+          plan.eventTime(batchWatermark), staticVersions);
     }
 
     private void report(long batchId, long inputRows, long written, Map<String, Long> durations,
         List<QueryProgress.SourceProgress> sourceProgress, long totalMs,
-        List<QueryProgress.StateOperatorProgress> stateProgress, Map<String, String> eventTime) {
+        List<QueryProgress.StateOperatorProgress> stateProgress, Map<String, String> eventTime,
+        Map<String, Long> observed) {
       double processed = inputRows * 1000.0 / totalMs;
       // Input rate: rows that arrived since the previous batch started (Spark's definition).
       long now = clock.millis();
@@ -390,7 +392,7 @@ public final class MicroBatchExecution implements StreamingQuery {
       QueryProgress p = new QueryProgress(id.toString(), runId.toString(), spec.name(), clock.instant().toString(),
           batchId, totalMs, inputRows, inputRows * 1000.0 / sincePrevious, processed, durations, eventTime,
           stateProgress, sp,
-          new QueryProgress.SinkProgress(sink.description(), written), Map.of());
+          new QueryProgress.SinkProgress(sink.description(), written), observed);
       synchronized (monitor) {
         progress.addLast(p);
         while (progress.size() > PROGRESS_KEPT) {

@@ -36,15 +36,20 @@ public final class DeltaSink implements Sink {
 
   @Override
   public long addBatch(long batchId, Batch batch) {
+    return addBatch(batchId, batch, java.util.Map.of());
+  }
+
+  @Override
+  public long addBatch(long batchId, Batch batch, java.util.Map<String, Long> batchMetrics) {
     if (!created && !table.exists()) {
       table.create(batch.schema()).partitionBy(partitionBy.toArray(String[]::new)).ifNotExists().commit();
     }
     created = true;
     CommitResult r = mode == OutputMode.COMPLETE
         ? table.newOverwrite().txn(appId, batchId).schema(batch.schema()).rows(batch.rows()).mergeSchema(mergeSchema)
-            .operation("STREAMING UPDATE").commit()
+            .operation("STREAMING UPDATE").metrics(batchMetrics).commit()
         : table.newAppend().txn(appId, batchId).schema(batch.schema()).rows(batch.rows()).mergeSchema(mergeSchema)
-            .operation("STREAMING UPDATE").metric("batchId", batchId).commit();
+            .operation("STREAMING UPDATE").metric("batchId", batchId).metrics(batchMetrics).commit();
     last = r;
     return r.skipped() ? 0 : batch.size();
   }

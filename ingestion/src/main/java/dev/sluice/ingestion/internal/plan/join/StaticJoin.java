@@ -146,6 +146,11 @@ public final class StaticJoin implements Transform {
   }
 
   /** The static side as errors name it, e.g. {@code delta table file:/w/silver/customers/}. */
+  /** The static side's name (its table or folder name), used to label its version in progress and commits. */
+  public String staticName() {
+    return spec.side().name();
+  }
+
   public String staticDescription() {
     return spec.side().describe();
   }
