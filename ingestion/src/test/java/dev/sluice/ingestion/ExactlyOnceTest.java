@@ -4,18 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.ingestion.internal.runner.BatchInterceptor;
-import dev.sluice.table.data.CloseableIterator;
-import dev.sluice.table.storage.ObjectStatus;
 import dev.sluice.table.storage.ObjectStore;
+import dev.sluice.table.testing.ForwardingObjectStore;
 import java.io.FilterOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.URI;
 import java.nio.file.Path;
-import java.util.Collection;
-import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -78,12 +72,11 @@ class ExactlyOnceTest {
   }
 
   /** Fails the data file write chosen by {@code failNow} half-way through, as a crash mid-write would. */
-  static final class FailingDataFileStore implements ObjectStore {
-    private final ObjectStore delegate;
+  static final class FailingDataFileStore extends ForwardingObjectStore {
     private final java.util.function.BooleanSupplier failNow;
 
     FailingDataFileStore(ObjectStore delegate, java.util.function.BooleanSupplier failNow) {
-      this.delegate = delegate;
+      super(delegate);
       this.failNow = failNow;
     }
 
@@ -106,56 +99,5 @@ class ExactlyOnceTest {
         }
       };
     }
-
-    @Override
-    public URI root() {
-      return delegate.root();
-    }
-
-    @Override
-    public CloseableIterator<ObjectStatus> list(String prefix, String startFrom) {
-      return delegate.list(prefix, startFrom);
-    }
-
-    @Override
-    public byte[] read(String key) {
-      return delegate.read(key);
-    }
-
-    @Override
-    public byte[] readRange(String key, long offset, int length) {
-      return delegate.readRange(key, offset, length);
-    }
-
-    @Override
-    public InputStream open(String key) {
-      return delegate.open(key);
-    }
-
-    @Override
-    public Optional<ObjectStatus> status(String key) {
-      return delegate.status(key);
-    }
-
-    @Override
-    public void create(String key, byte[] data) {
-      delegate.create(key, data);
-    }
-
-    @Override
-    public void overwrite(String key, byte[] data) {
-      delegate.overwrite(key, data);
-    }
-
-    @Override
-    public void delete(String key) {
-      delegate.delete(key);
-    }
-
-    @Override
-    public void deleteAll(Collection<String> keys) {
-      delegate.deleteAll(keys);
-    }
   }
-
 }

@@ -1,57 +1,20 @@
 package dev.sluice.table;
 
-import dev.sluice.table.data.CloseableIterator;
-import dev.sluice.table.storage.ObjectStatus;
 import dev.sluice.table.storage.ObjectStore;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.URI;
-import java.util.Collection;
-import java.util.Optional;
+import dev.sluice.table.testing.ForwardingObjectStore;
 import java.util.function.Consumer;
 
 /** Delegates to a store and runs a hook once before the first create of a commit file: a deterministic race. */
-final class HookedObjectStore implements ObjectStore {
-  private final ObjectStore delegate;
+final class HookedObjectStore extends ForwardingObjectStore {
   private Consumer<String> beforeCommit;
 
   HookedObjectStore(ObjectStore delegate) {
-    this.delegate = delegate;
+    super(delegate);
   }
 
   /** Runs {@code hook} (once) just before the next commit file is created through this store. */
   void beforeNextCommit(Consumer<String> hook) {
     this.beforeCommit = hook;
-  }
-
-  @Override
-  public URI root() {
-    return delegate.root();
-  }
-
-  @Override
-  public CloseableIterator<ObjectStatus> list(String prefix, String startFrom) {
-    return delegate.list(prefix, startFrom);
-  }
-
-  @Override
-  public byte[] read(String key) {
-    return delegate.read(key);
-  }
-
-  @Override
-  public byte[] readRange(String key, long offset, int length) {
-    return delegate.readRange(key, offset, length);
-  }
-
-  @Override
-  public InputStream open(String key) {
-    return delegate.open(key);
-  }
-
-  @Override
-  public Optional<ObjectStatus> status(String key) {
-    return delegate.status(key);
   }
 
   @Override
@@ -62,25 +25,5 @@ final class HookedObjectStore implements ObjectStore {
       hook.accept(key);
     }
     delegate.create(key, data);
-  }
-
-  @Override
-  public void overwrite(String key, byte[] data) {
-    delegate.overwrite(key, data);
-  }
-
-  @Override
-  public OutputStream newOutputStream(String key) {
-    return delegate.newOutputStream(key);
-  }
-
-  @Override
-  public void delete(String key) {
-    delegate.delete(key);
-  }
-
-  @Override
-  public void deleteAll(Collection<String> keys) {
-    delegate.deleteAll(keys);
   }
 }
