@@ -8,4 +8,12 @@ package dev.sluice.ingestion;
 @FunctionalInterface
 public interface BatchFunction {
   void call(Batch batch, long batchId);
+
+  /**
+   * Same, with the batch's counters (from steps, e.g. expectation results and static table versions)
+   * so that a function writing tables can record them in its commits. Defaults to {@link #call(Batch, long)}.
+   */
+  default void call(Batch batch, long batchId, java.util.Map<String, Long> batchMetrics) {
+    call(batch, batchId);
+  }
 }

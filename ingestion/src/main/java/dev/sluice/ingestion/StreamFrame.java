@@ -9,6 +9,7 @@ import dev.sluice.ingestion.internal.plan.dedup.DedupSpec;
 import dev.sluice.ingestion.internal.plan.join.JoinType;
 import dev.sluice.ingestion.internal.plan.join.StaticJoinSpec;
 import dev.sluice.ingestion.internal.runner.SourceSpec;
+import dev.sluice.table.types.StructType;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -205,6 +206,49 @@ public final class StreamFrame {
       out.put("outputMode", mode.name().toLowerCase());
     }
     return out;
+  }
+
+  /** A custom step over whole batches (see {@link BatchTransformer}). */
+  public StreamFrame mapBatches(String description, BatchTransformer transformer) {
+    return with(description, input -> {
+      StructType output = transformer.outputSchema(input);
+      return new dev.sluice.ingestion.internal.plan.Transform() {
+        @Override
+        public StructType schema() {
+          return output;
+        }
+
+        @Override
+        public Batch apply(Batch batch, BatchInfo info) {
+          return transformer.apply(batch, new BatchTransformer.Context() {
+            @Override
+            public long batchId() {
+              return info.batchId();
+            }
+
+            @Override
+            public java.time.Instant batchTimestamp() {
+              return info.batchTimestamp();
+            }
+
+            @Override
+            public long watermarkMs() {
+              return info.watermarkMs();
+            }
+
+            @Override
+            public void count(String metric, long delta) {
+              info.count(metric, delta);
+            }
+          });
+        }
+
+        @Override
+        public String describe() {
+          return description;
+        }
+      };
+    });
   }
 
   /** Starts describing where the stream goes. */

@@ -24,7 +24,21 @@ public interface Transform {
    * stateful steps, and where late rows go.
    */
   record BatchInfo(long batchId, Instant batchTimestamp, long watermarkMs,
-      java.util.function.Function<StatefulTransform, dev.sluice.ingestion.state.StateStore> stores, LateRows lateRows) {
+      java.util.function.Function<StatefulTransform, dev.sluice.ingestion.state.StateStore> stores, LateRows lateRows,
+      java.util.Map<String, Long> metrics) {
+    public BatchInfo(long batchId, Instant batchTimestamp, long watermarkMs,
+        java.util.function.Function<StatefulTransform, dev.sluice.ingestion.state.StateStore> stores, LateRows lateRows) {
+      this(batchId, batchTimestamp, watermarkMs, stores, lateRows, new java.util.concurrent.ConcurrentHashMap<>());
+    }
+
+    /**
+     * Adds {@code delta} to a per-batch counter (e.g. {@code expectation.positive_amount.failed}); the
+     * runner reports the counters in the batch's progress ({@code observedMetrics}) and sink commit.
+     */
+    public void count(String metric, long delta) {
+      metrics.merge(metric, delta, Long::sum);
+    }
+
     /** A batch without state (stateless steps, tests). */
     public static BatchInfo of(long batchId, Instant batchTimestamp) {
       return new BatchInfo(batchId, batchTimestamp, 0, t -> {

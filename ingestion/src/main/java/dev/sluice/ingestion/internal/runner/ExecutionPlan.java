@@ -34,6 +34,7 @@ final class ExecutionPlan implements AutoCloseable {
   private final Map<StatefulTransform, StateStoreProvider> providers = new IdentityHashMap<>();
   private final boolean maxPolicy;
   private Map<StatefulTransform, StateStore> open = new IdentityHashMap<>();
+  private Map<String, Long> lastMetrics = Map.of();
 
   ExecutionPlan(List<Transform> steps, Location stateRoot, boolean maxPolicy) {
     this.steps = steps;
@@ -61,6 +62,7 @@ final class ExecutionPlan implements AutoCloseable {
     }
     watermarks.forEach(EventTimeWatermark::resetBatch);
     Transform.BatchInfo info = new Transform.BatchInfo(batchId, timestamp, watermarkMs, open::get, late);
+    lastMetrics = info.metrics();
     Batch batch = input;
     try {
       for (Transform t : steps) {
@@ -124,9 +126,12 @@ final class ExecutionPlan implements AutoCloseable {
     return false;
   }
 
-  /** The version of each static Delta table the last batch joined with, as {@code staticVersion.<name>}. */
-  Map<String, Long> staticVersions() {
-    Map<String, Long> out = new LinkedHashMap<>();
+  /**
+   * The last batch's counters: steps' own ({@link Transform.BatchInfo#count}) and the version of each
+   * static Delta table it joined with, as {@code staticVersion.<name>}.
+   */
+  Map<String, Long> batchMetrics() {
+    Map<String, Long> out = new java.util.TreeMap<>(lastMetrics);
     for (Transform t : steps) {
       if (t instanceof dev.sluice.ingestion.internal.plan.join.StaticJoin j && j.lastStaticVersion().isPresent()) {
         out.put("staticVersion." + j.staticName(), j.lastStaticVersion().getAsLong());

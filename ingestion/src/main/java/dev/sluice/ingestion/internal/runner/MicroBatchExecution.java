@@ -343,7 +343,7 @@ public final class MicroBatchExecution implements StreamingQuery {
             + " lateRowsTable to keep them", describe(), batchId, lateRows.size(), Instant.ofEpochMilli(batchWatermark));
       }
       interceptor.at(BatchInterceptor.Step.BEFORE_SINK, batchId);
-      Map<String, Long> staticVersions = plan.staticVersions();
+      Map<String, Long> staticVersions = plan.batchMetrics();
       long written = sink.addBatch(batchId, batch, staticVersions);
       durations.put("addBatch", millisSince(t1));
       interceptor.at(BatchInterceptor.Step.AFTER_SINK, batchId);

@@ -19,6 +19,12 @@ public final class ForeachBatchSink implements Sink {
   }
 
   @Override
+  public long addBatch(long batchId, Batch batch, java.util.Map<String, Long> batchMetrics) {
+    function.call(batch, batchId, batchMetrics);
+    return batch.size();
+  }
+
+  @Override
   public String description() {
     return "ForeachBatchSink";
   }
