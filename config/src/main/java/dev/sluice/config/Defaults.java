@@ -1,0 +1,26 @@
+package dev.sluice.config;
+
+import java.util.Objects;
+import java.util.OptionalInt;
+
+/**
+ * Settings applied to every pipeline that does not set its own: the trigger, the source rate limit and how many
+ * batches of checkpoint history to keep.
+ */
+public record Defaults(TriggerConfig trigger, OptionalInt maxFilesPerTrigger, int minBatchesToRetain) {
+  /** Spark's {@code spark.sql.streaming.minBatchesToRetain} default. */
+  public static final int DEFAULT_MIN_BATCHES_TO_RETAIN = 100;
+
+  public Defaults {
+    Objects.requireNonNull(trigger, "trigger");
+    Objects.requireNonNull(maxFilesPerTrigger, "maxFilesPerTrigger");
+    if (minBatchesToRetain < 1) {
+      throw new IllegalArgumentException("minBatchesToRetain must be at least 1, got " + minBatchesToRetain);
+    }
+  }
+
+  /** {@code available_now}, no rate limit, 100 batches retained. */
+  public static Defaults standard() {
+    return new Defaults(new TriggerConfig.AvailableNow(), OptionalInt.empty(), DEFAULT_MIN_BATCHES_TO_RETAIN);
+  }
+}

@@ -1,0 +1,43 @@
+package dev.sluice.config;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One pipeline: a streaming query from its source through the layer's transforms to its sink table.
+ *
+ * <p>Transforms apply in this order: {@code joins} (gold), {@code columns}, {@code filter}, {@code expectations}
+ * (silver), {@code dedup} (silver), {@code aggregate} (gold). {@link #trigger()} is already resolved against the
+ * defaults.
+ */
+public record PipelineConfig(
+    String name,
+    Layer layer,
+    SourceConfig source,
+    List<DerivedColumn> columns,
+    Optional<String> filter,
+    List<Expectation> expectations,
+    Optional<DedupConfig> dedup,
+    List<JoinConfig> joins,
+    Optional<AggregateConfig> aggregate,
+    SinkConfig sink,
+    TriggerConfig trigger,
+    Optional<ScheduleConfig> schedule,
+    List<String> after) {
+  public PipelineConfig {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(layer, "layer");
+    Objects.requireNonNull(source, "source");
+    columns = List.copyOf(columns);
+    Objects.requireNonNull(filter, "filter");
+    expectations = List.copyOf(expectations);
+    Objects.requireNonNull(dedup, "dedup");
+    joins = List.copyOf(joins);
+    Objects.requireNonNull(aggregate, "aggregate");
+    Objects.requireNonNull(sink, "sink");
+    Objects.requireNonNull(trigger, "trigger");
+    Objects.requireNonNull(schedule, "schedule");
+    after = List.copyOf(after);
+  }
+}

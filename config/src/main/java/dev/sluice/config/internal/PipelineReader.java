@@ -1,0 +1,428 @@
+package dev.sluice.config.internal;
+
+import dev.sluice.config.AggregateConfig;
+import dev.sluice.config.AggregateOutputMode;
+import dev.sluice.config.ColumnSpec;
+import dev.sluice.config.DedupConfig;
+import dev.sluice.config.Defaults;
+import dev.sluice.config.DerivedColumn;
+import dev.sluice.config.Expectation;
+import dev.sluice.config.ExpectationAction;
+import dev.sluice.config.Interval;
+import dev.sluice.config.JoinConfig;
+import dev.sluice.config.JoinRefresh;
+import dev.sluice.config.JoinType;
+import dev.sluice.config.Layer;
+import dev.sluice.config.MergeConfig;
+import dev.sluice.config.PipelineConfig;
+import dev.sluice.config.ScheduleConfig;
+import dev.sluice.config.SchemaEvolution;
+import dev.sluice.config.SinkConfig;
+import dev.sluice.config.SourceConfig;
+import dev.sluice.config.SourceFormat;
+import dev.sluice.config.TriggerConfig;
+import dev.sluice.config.WatermarkConfig;
+import dev.sluice.config.WindowConfig;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Reads one entry of {@code pipelines:} with its layer's rules. Each part returns null when it has a problem, so
+ * nothing half-valid is built; {@link #ref()} still carries what the cross-pipeline checks need.
+ */
+final class PipelineReader {
+  private final Fields pipeline;
+  private final int index;
+  private final Defaults defaults;
+  private final Map<String, String> sinkTables;
+  private final Problems problems;
+
+  private String name;
+  private Layer layer;
+  private String sourcePipeline;
+  private final Map<Integer, String> joinPipelines = new LinkedHashMap<>();
+  private List<String> after = List.of();
+  private String sinkTable;
+
+  PipelineReader(Fields pipeline, int index, Defaults defaults, Map<String, String> sinkTables) {
+    this.pipeline = pipeline;
+    this.index = index;
+    this.defaults = defaults;
+    this.sinkTables = sinkTables;
+    this.problems = pipeline.problems();
+  }
+
+  PipelineRef ref() {
+    return new PipelineRef(index, name, layer, sourcePipeline, joinPipelines, after, sinkTable);
+  }
+
+  PipelineConfig read() {
+    int before = problems.size();
+    name = pipeline.requiredString("name", "e.g. name: orders_bronze");
+    if (name != null && Checks.pipelineName(name) != null) {
+      pipeline.problem("name", Checks.pipelineName(name), "e.g. orders_silver");
+    }
+    if (pipeline.require("layer", "one of: bronze, silver, gold")) {
+      layer = pipeline.choice("layer", Names.LAYERS, null);
+    }
+    checkLayerKeys();
+    SourceConfig source = pipeline.require("source", sourceHint())
+        ? source(pipeline.object("source", "a mapping describing the input")) : null;
+    List<JoinConfig> joins = allowed("joins") ? joins() : List.of();
+    List<DerivedColumn> columns = allowed("columns") ? columns() : List.of();
+    Optional<String> filter = allowed("filter") ? pipeline.optionalString("filter") : Optional.empty();
+    List<Expectation> expectations = allowed("expectations") ? expectations() : List.of();
+    Optional<DedupConfig> dedup = allowed("dedup") && pipeline.has("dedup")
+        ? Optional.ofNullable(dedup(pipeline.object("dedup", "a mapping {keys, watermark}"))) : Optional.empty();
+    Optional<AggregateConfig> aggregate = aggregate();
+    SinkConfig sink = pipeline.require("sink", "e.g. sink: {table: silver/orders}")
+        ? sink(pipeline.object("sink", "a mapping {table, partition_by, merge}")) : null;
+    TriggerConfig trigger = pipeline.has("trigger") ? ConfigReader.trigger(pipeline, "trigger") : defaults.trigger();
+    Optional<ScheduleConfig> schedule = pipeline.has("schedule")
+        ? ConfigReader.schedule(pipeline.object("schedule", "a schedule {cron} or {every}")) : Optional.empty();
+    after = pipeline.strings("after", "pipeline names");
+    if (problems.size() > before) {
+      return null;
+    }
+    return new PipelineConfig(name, layer, source, columns, filter, expectations, dedup, joins, aggregate, sink,
+        trigger, schedule, after);
+  }
+
+  private boolean allowed(String key) {
+    return layer == null || LayerRules.allowsPipelineKey(layer, key);
+  }
+
+  private void checkLayerKeys() {
+    if (layer == null) {
+      return;
+    }
+    for (String key : pipeline.writtenKeys()) {
+      if (!LayerRules.allowsPipelineKey(layer, key)) {
+        pipeline.problem(key, "`" + key + "` is not allowed in a " + layer.yamlName() + " pipeline",
+            LayerRules.pipelineKeyHint(key));
+      }
+    }
+    if (layer == Layer.GOLD && !pipeline.has("aggregate")) {
+      pipeline.problem("aggregate", "required in a gold pipeline",
+          "e.g. aggregate: {group_by: [tier], measures: [\"sum(amount) AS revenue\"]}");
+    }
+  }
+
+  private String sourceHint() {
+    return layer == Layer.BRONZE || layer == null ? "e.g. source: {format: json, path: data/input}"
+        : "e.g. source: {pipeline: orders_bronze}";
+  }
+
+  // ---- source
+
+  private SourceConfig source(Fields source) {
+    if (source == null || layer == null) {
+      return null;
+    }
+    int before = problems.size();
+    for (String key : source.writtenKeys()) {
+      if (!LayerRules.allowsSourceKey(layer, key)) {
+        source.problem(key, "`" + key + "` is not allowed in the source of a " + layer.yamlName() + " pipeline",
+            LayerRules.sourceKeyHint(layer));
+      }
+    }
+    Map<String, String> options = source.options("options");
+    defaults.maxFilesPerTrigger().ifPresent(n -> options.putIfAbsent("maxFilesPerTrigger", String.valueOf(n)));
+    SourceConfig config = layer == Layer.BRONZE ? fileSource(source, options) : tableSource(source, options);
+    return problems.size() > before ? null : config;
+  }
+
+  private SourceConfig fileSource(Fields source, Map<String, String> options) {
+    SourceFormat format = source.require("format", "one of: json, csv, parquet")
+        ? source.choice("format", Names.FILE_FORMATS, null) : null;
+    String path = source.requiredString("path", "e.g. path: ${env:ORDERS_INPUT:-data/input}");
+    List<ColumnSpec> schema = schema(source, "schema");
+    SchemaEvolution evolution = source.choice("schema_evolution", Names.SCHEMA_EVOLUTIONS, SchemaEvolution.RESCUE);
+    if (format == null || path == null || evolution == null) {
+      return null;
+    }
+    return new SourceConfig(format, Optional.of(path.strip()), Optional.empty(), Optional.empty(), options, schema,
+        evolution);
+  }
+
+  private SourceConfig tableSource(Fields source, Map<String, String> options) {
+    source.choice("format", Names.TABLE_FORMATS, SourceFormat.DELTA);
+    String table = oneTable(source, "an upstream pipeline");
+    sourcePipeline = source.has("pipeline") ? source.string("pipeline") : null;
+    if (sourcePipeline != null) {
+      sourcePipeline = sourcePipeline.strip();
+      table = sinkTables.get(sourcePipeline);
+    }
+    return new SourceConfig(SourceFormat.DELTA, Optional.empty(), Optional.ofNullable(sourcePipeline),
+        Optional.ofNullable(table), options, List.of(), SchemaEvolution.RESCUE);
+  }
+
+  /** Checks that exactly one of {@code pipeline} and {@code table} is given; returns the table if valid. */
+  private static String oneTable(Fields owner, String what) {
+    boolean hasPipeline = owner.has("pipeline");
+    boolean hasTable = owner.has("table");
+    if (hasPipeline && hasTable) {
+      owner.problem("table", "give either `pipeline` or `table`, not both", "`pipeline` reads that pipeline's sink"
+          + " table; `table` names a table directly");
+    } else if (!hasPipeline && !hasTable && !owner.has("path")) {
+      owner.problem("pipeline", "required: `pipeline` (" + what + ") or `table`",
+          "e.g. pipeline: orders_bronze, or table: bronze/orders");
+    }
+    String table = hasTable ? owner.string("table") : null;
+    String error = table == null ? null : Checks.tableReference(table.strip());
+    if (error != null) {
+      owner.problem("table", error, "e.g. table: silver/customers");
+      return null;
+    }
+    return table == null ? null : table.strip();
+  }
+
+  private static List<ColumnSpec> schema(Fields owner, String key) {
+    List<ColumnSpec> columns = new ArrayList<>();
+    Set<String> seen = new HashSet<>();
+    for (Fields column : owner.objects(key, "columns {name, type}")) {
+      String name = column.requiredString("name", "the column name as in the input");
+      String text = column.requiredString("type", "a Delta type such as string, long or decimal(10,2)");
+      String type = text == null ? null : Checks.deltaType(text);
+      if (text != null && type == null) {
+        column.problem("type", "`" + text + "` is not a Delta type; "
+            + Suggestions.didYouMean(text, Checks.PRIMITIVE_TYPES),
+            "use one of " + String.join(", ", new java.util.TreeSet<>(Checks.PRIMITIVE_TYPES))
+                + " or decimal(p,s) with 1 <= p <= 38 and s <= p");
+      }
+      Boolean nullable = column.has("nullable") ? column.bool("nullable") : Boolean.TRUE;
+      if (name != null && !seen.add(name)) {
+        column.problem("name", "duplicate column `" + name + "`", "declare each column once");
+      }
+      if (name != null && type != null && nullable != null) {
+        columns.add(new ColumnSpec(name, type, nullable));
+      }
+    }
+    return columns;
+  }
+
+  // ---- transforms
+
+  private List<DerivedColumn> columns() {
+    List<DerivedColumn> columns = new ArrayList<>();
+    for (Fields column : pipeline.objects("columns", "columns {name, expr}")) {
+      String name = column.requiredString("name", "the column to add or replace");
+      String expr = column.requiredString("expr", "a SQL expression, e.g. CAST(amount AS DOUBLE)");
+      if (name != null && expr != null) {
+        columns.add(new DerivedColumn(name, expr));
+      }
+    }
+    return columns;
+  }
+
+  private List<Expectation> expectations() {
+    List<Expectation> expectations = new ArrayList<>();
+    Set<String> names = new HashSet<>();
+    for (Fields rule : pipeline.objects("expectations", "expectations {name, condition, action}")) {
+      String name = rule.requiredString("name", "a name for the rule, e.g. positive_amount");
+      String condition = rule.requiredString("condition", "a SQL condition every row should meet, e.g. amount > 0");
+      ExpectationAction action = rule.choice("action", Names.ACTIONS, ExpectationAction.WARN);
+      if (name != null && !names.add(name)) {
+        rule.problem("name", "duplicate expectation `" + name + "`", "rule names label quarantined rows: keep them"
+            + " unique");
+      }
+      if (name != null && condition != null && action != null) {
+        expectations.add(new Expectation(name, condition, action));
+      }
+    }
+    return expectations;
+  }
+
+  private DedupConfig dedup(Fields dedup) {
+    if (dedup == null) {
+      return null;
+    }
+    int before = problems.size();
+    List<String> keys = dedup.requiredStrings("keys", "column names", "e.g. keys: [order_id, updated_at]");
+    Optional<WatermarkConfig> watermark = dedup.has("watermark")
+        ? Optional.ofNullable(watermark(dedup.object("watermark", "a watermark {column, delay}"))) : Optional.empty();
+    return problems.size() > before ? null : new DedupConfig(keys, watermark);
+  }
+
+  private WatermarkConfig watermark(Fields watermark) {
+    if (watermark == null) {
+      return null;
+    }
+    String column = watermark.requiredString("column", "the event-time column, e.g. event_time");
+    Interval delay = watermark.require("delay", "how late a row may arrive, e.g. delay: 10 minutes")
+        ? watermark.interval("delay") : null;
+    return column == null || delay == null ? null : new WatermarkConfig(column, delay);
+  }
+
+  private List<JoinConfig> joins() {
+    List<JoinConfig> joins = new ArrayList<>();
+    List<Fields> items = pipeline.objects("joins", "joins {table, on, type}");
+    for (int j = 0; j < items.size(); j++) {
+      JoinConfig join = join(items.get(j));
+      if (join != null) {
+        joins.add(join);
+      }
+    }
+    return joins;
+  }
+
+  private JoinConfig join(Fields join) {
+    int before = problems.size();
+    int j = Integer.parseInt(join.path().substring(join.path().lastIndexOf('[') + 1, join.path().length() - 1));
+    String table = oneTable(join, "a pipeline whose table to join");
+    String upstream = join.has("pipeline") ? join.string("pipeline") : null;
+    String path = null;
+    SourceFormat format = SourceFormat.DELTA;
+    if (upstream != null) {
+      joinPipelines.put(j, upstream.strip());
+      table = sinkTables.get(upstream.strip());
+    }
+    if (join.has("path")) {
+      if (join.has("table") || join.has("pipeline")) {
+        join.problem("path", "give one of `table`, `pipeline` or `path`", "");
+      }
+      path = join.string("path");
+      format = join.require("format", "the format of the files at `path`: json, csv, parquet or delta")
+          ? join.choice("format", Names.FORMATS, null) : null;
+    } else {
+      join.choice("format", Names.TABLE_FORMATS, SourceFormat.DELTA);
+      if (join.has("schema")) {
+        join.problem("schema", "a schema is only for files (`path`); a Delta table has its own", "");
+      }
+    }
+    List<ColumnSpec> schema = schema(join, "schema");
+    List<String> on = join.requiredStrings("on", "column names", "the key columns, named alike on both sides,"
+        + " e.g. on: [customer_id]");
+    JoinType type = join.choice("type", Names.JOIN_TYPES, JoinType.INNER);
+    JoinRefresh refresh = join.choice("refresh", Names.REFRESHES, JoinRefresh.EVERY_BATCH);
+    Map<String, String> options = join.options("options");
+    if (problems.size() > before) {
+      return null;
+    }
+    return new JoinConfig(Optional.ofNullable(table), Optional.ofNullable(upstream).map(String::strip),
+        Optional.ofNullable(path).map(String::strip), format, options,
+        schema, on, type, refresh);
+  }
+
+  private Optional<AggregateConfig> aggregate() {
+    if (!allowed("aggregate") || !pipeline.has("aggregate")) {
+      return Optional.empty();
+    }
+    Fields aggregate = pipeline.object("aggregate", "a mapping {group_by, window, measures, output_mode}");
+    if (aggregate == null) {
+      return null;
+    }
+    int before = problems.size();
+    List<String> groupBy = aggregate.strings("group_by", "column names");
+    Optional<WindowConfig> window = aggregate.has("window")
+        ? Optional.ofNullable(window(aggregate.object("window", "a window {column, size, slide}"))) : Optional.empty();
+    List<String> measures = aggregate.requiredStrings("measures", "measures",
+        "e.g. measures: [\"sum(amount) AS revenue\", \"count(*) AS orders\"]");
+    for (int i = 0; measures != null && i < measures.size(); i++) {
+      String error = Checks.measure(measures.get(i));
+      if (error != null) {
+        problems.add(aggregate.path("measures") + "[" + i + "]", error, "e.g. \"sum(amount) AS revenue\"");
+      }
+    }
+    AggregateOutputMode mode = aggregate.choice("output_mode", Names.OUTPUT_MODES, AggregateOutputMode.UPDATE);
+    Optional<WatermarkConfig> watermark = aggregate.has("watermark")
+        ? Optional.ofNullable(watermark(aggregate.object("watermark", "a watermark {column, delay}")))
+        : Optional.empty();
+    if (!aggregate.has("group_by") && !aggregate.has("window")) {
+      aggregate.problem("group_by", "required: group by at least one column or a window", "e.g. group_by: [tier]");
+    }
+    if (mode == AggregateOutputMode.APPEND) {
+      checkAppend(aggregate, window, watermark);
+    }
+    if (problems.size() > before) {
+      return null;
+    }
+    return Optional.of(new AggregateConfig(groupBy, window, measures, mode, watermark));
+  }
+
+  private static void checkAppend(Fields aggregate, Optional<WindowConfig> window,
+      Optional<WatermarkConfig> watermark) {
+    if (!aggregate.has("watermark")) {
+      aggregate.problem("watermark", "required for output_mode: append",
+          "append writes a window once the watermark has passed its end: add watermark: {column: event_time,"
+              + " delay: 10 minutes}, or use output_mode: update");
+    }
+    if (!aggregate.has("window")) {
+      aggregate.problem("window", "required for output_mode: append", "append writes finished windows only:"
+          + " add window: {column: event_time, size: 1 minute}, or use output_mode: update");
+    }
+    if (window.isPresent() && watermark.isPresent() && !window.get().column().equals(watermark.get().column())) {
+      aggregate.problem("watermark", "the watermark is on `" + watermark.get().column() + "` but the window on `"
+          + window.get().column() + "`", "in append mode the window must be on the watermarked column");
+    }
+  }
+
+  private WindowConfig window(Fields window) {
+    if (window == null) {
+      return null;
+    }
+    String column = window.requiredString("column", "the event-time column, e.g. event_time");
+    Interval size = window.require("size", "e.g. size: 1 minute") ? window.interval("size") : null;
+    Interval slide = window.has("slide") ? window.interval("slide") : size;
+    if (size != null && size.duration().isZero()) {
+      window.problem("size", "must be longer than zero", "e.g. size: 1 minute");
+      return null;
+    }
+    if (size != null && slide != null && (slide.duration().isZero() || slide.duration().compareTo(size.duration()) > 0)) {
+      window.problem("slide", "must be longer than zero and at most the size (" + size + ")",
+          "leave slide out for tumbling windows");
+      return null;
+    }
+    return column == null || size == null || slide == null ? null : new WindowConfig(column, size, slide);
+  }
+
+  // ---- sink
+
+  private SinkConfig sink(Fields sink) {
+    if (sink == null) {
+      return null;
+    }
+    int before = problems.size();
+    String table = sink.requiredString("table", "a path relative to the warehouse, e.g. table: silver/orders");
+    String error = table == null ? null : Checks.relativeTable(table.strip());
+    if (error != null) {
+      sink.problem("table", error, "the warehouse is set once at the top of the file");
+    } else if (table != null) {
+      sinkTable = table.strip();
+    }
+    List<String> partitionBy = sink.strings("partition_by", "column names");
+    Optional<MergeConfig> merge = Optional.empty();
+    if (sink.has("merge") && layer != null && layer != Layer.SILVER) {
+      sink.problem("merge", "`merge` is not allowed in a " + layer.yamlName() + " pipeline",
+          layer == Layer.BRONZE ? "bronze tables are append-only; MERGE by key in a silver pipeline"
+              : "a gold table is written by its aggregate's output_mode (update MERGEs by the group keys)");
+    } else if (sink.has("merge")) {
+      merge = Optional.ofNullable(merge(sink.object("merge", "a mapping {keys, sequence_by, delete_when, scd}")));
+    } else if (layer == Layer.SILVER) {
+      sink.problem("merge", "required in a silver pipeline", "a silver table is MERGEd by key: merge: {keys:"
+          + " [order_id], sequence_by: updated_at}");
+    }
+    return problems.size() > before ? null : new SinkConfig(sinkTable, partitionBy, merge);
+  }
+
+  private MergeConfig merge(Fields merge) {
+    if (merge == null) {
+      return null;
+    }
+    List<String> keys = merge.requiredStrings("keys", "column names", "the key columns, e.g. keys: [order_id]");
+    Optional<String> sequenceBy = merge.optionalString("sequence_by");
+    Optional<String> deleteWhen = merge.optionalString("delete_when");
+    Integer scd = merge.choice("scd", Names.SCD_TYPES, 1);
+    if (scd != null && scd == 2 && sequenceBy.isEmpty()) {
+      merge.problem("sequence_by", "required for scd: 2", "SCD type 2 orders the versions of a key by this column,"
+          + " e.g. sequence_by: updated_at");
+      return null;
+    }
+    return keys == null || scd == null ? null : new MergeConfig(keys, sequenceBy.map(String::strip), deleteWhen, scd);
+  }
+}

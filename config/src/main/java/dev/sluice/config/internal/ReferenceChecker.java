@@ -1,0 +1,145 @@
+package dev.sluice.config.internal;
+
+import dev.sluice.config.Layer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Checks what spans pipelines: unique names and sink tables, that {@code source.pipeline}, join pipelines and
+ * {@code after} name existing pipelines of the right layer, and that the graph they form has no cycle.
+ */
+final class ReferenceChecker {
+  private final List<PipelineRef> refs;
+  private final Problems problems;
+  private final Map<String, PipelineRef> byName = new LinkedHashMap<>();
+
+  private ReferenceChecker(List<PipelineRef> refs, Problems problems) {
+    this.refs = refs;
+    this.problems = problems;
+  }
+
+  static void check(List<PipelineRef> refs, Problems problems) {
+    new ReferenceChecker(refs, problems).check();
+  }
+
+  private void check() {
+    checkUniqueNames();
+    checkUniqueSinks();
+    for (PipelineRef ref : refs) {
+      checkSource(ref);
+      ref.joinPipelines().forEach((j, name) ->
+          checkExists(ref, ref.path() + ".joins[" + j + "].pipeline", name));
+      for (int i = 0; i < ref.after().size(); i++) {
+        checkExists(ref, ref.path() + ".after[" + i + "]", ref.after().get(i));
+      }
+    }
+    checkCycles();
+  }
+
+  private void checkUniqueNames() {
+    for (PipelineRef ref : refs) {
+      if (ref.name() == null) {
+        continue;
+      }
+      PipelineRef first = byName.putIfAbsent(ref.name(), ref);
+      if (first != null) {
+        problems.add(ref.path() + ".name", "duplicate pipeline name `" + ref.name() + "` (also " + first.path()
+            + ")", "every pipeline needs its own name: its checkpoint and schedule are keyed by it");
+      }
+    }
+  }
+
+  private void checkUniqueSinks() {
+    Map<String, PipelineRef> writers = new HashMap<>();
+    for (PipelineRef ref : refs) {
+      if (ref.sinkTable() == null) {
+        continue;
+      }
+      PipelineRef first = writers.putIfAbsent(ref.sinkTable(), ref);
+      if (first != null) {
+        problems.add(ref.path() + ".sink.table", "table `" + ref.sinkTable() + "` is already written by "
+            + describe(first), "give each pipeline its own sink table");
+      }
+    }
+  }
+
+  private void checkSource(PipelineRef ref) {
+    String path = ref.path() + ".source.pipeline";
+    PipelineRef upstream = checkExists(ref, path, ref.sourcePipeline());
+    if (upstream == null || ref.layer() == null || upstream.layer() == null || ref.layer() == Layer.BRONZE) {
+      return;
+    }
+    Layer wanted = ref.layer() == Layer.SILVER ? Layer.BRONZE : Layer.SILVER;
+    if (upstream.layer() != wanted) {
+      problems.add(path, "a " + ref.layer().yamlName() + " pipeline reads a " + wanted.yamlName()
+              + " pipeline, but `" + upstream.name() + "` is " + upstream.layer().yamlName(),
+          "name a " + wanted.yamlName() + " pipeline, or read the table directly with `table:`");
+    }
+  }
+
+  private PipelineRef checkExists(PipelineRef from, String path, String name) {
+    if (name == null) {
+      return null;
+    }
+    if (name.equals(from.name())) {
+      problems.add(path, "pipeline `" + name + "` refers to itself", "name another pipeline");
+      return null;
+    }
+    PipelineRef target = byName.get(name);
+    if (target == null) {
+      problems.add(path, "no pipeline is named `" + name + "`",
+          Suggestions.closest(name, byName.keySet()).map(s -> "did you mean `" + s + "`? ").orElse("")
+              + "pipelines: " + String.join(", ", byName.keySet()));
+    }
+    return target;
+  }
+
+  private void checkCycles() {
+    Map<String, Integer> state = new HashMap<>(); // absent: unvisited, 1: on the path, 2: done
+    for (PipelineRef ref : byName.values()) {
+      visit(ref, state, new ArrayList<>());
+    }
+  }
+
+  private void visit(PipelineRef ref, Map<String, Integer> state, List<String> trail) {
+    Integer seen = state.get(ref.name());
+    if (seen != null && seen == 2) {
+      return;
+    }
+    if (seen != null) {
+      List<String> cycle = new ArrayList<>(trail.subList(trail.indexOf(ref.name()), trail.size()));
+      cycle.add(ref.name());
+      PipelineRef start = byName.get(cycle.get(0));
+      problems.add(start.path() + (start.after().isEmpty() ? "" : ".after"), "pipelines depend on each other in a"
+          + " cycle: " + String.join(" -> ", cycle), "remove one of these dependencies (`after:` or"
+          + " `source.pipeline`)");
+      return;
+    }
+    state.put(ref.name(), 1);
+    trail.add(ref.name());
+    for (String upstream : upstreams(ref)) {
+      PipelineRef next = byName.get(upstream);
+      if (next != null && next != ref) {
+        visit(next, state, trail);
+      }
+    }
+    trail.remove(trail.size() - 1);
+    state.put(ref.name(), 2);
+  }
+
+  private static List<String> upstreams(PipelineRef ref) {
+    List<String> names = new ArrayList<>(ref.after());
+    if (ref.sourcePipeline() != null) {
+      names.add(ref.sourcePipeline());
+    }
+    names.addAll(ref.joinPipelines().values());
+    return names;
+  }
+
+  private static String describe(PipelineRef ref) {
+    return ref.name() == null ? ref.path() : "pipeline `" + ref.name() + "` (" + ref.path() + ")";
+  }
+}
