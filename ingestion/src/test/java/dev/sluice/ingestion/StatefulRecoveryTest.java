@@ -25,9 +25,10 @@ class StatefulRecoveryTest extends StatefulRecoveryScenarios {
   @Override
   void put(SluiceSession session, String folder, String name, byte[] bytes) {
     try {
-      Path file = Files.write(Files.createDirectories(Path.of(folder)).resolve(name), bytes);
-      // distinct modification times keep discovery order = landing order
-      file.toFile().setLastModified(mtime += 1000);
+      Path tmp = Files.write(Files.createDirectories(Path.of(folder)).resolve(".tmp-" + name), bytes);
+      // distinct modification times keep discovery order = landing order; the move makes it visible whole
+      tmp.toFile().setLastModified(mtime += 1000);
+      Files.move(tmp, tmp.resolveSibling(name));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
