@@ -5,9 +5,9 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * Runs the table-format benchmarks and prints one JSON line per figure.
+ * Runs the table-format and streaming engine benchmarks and prints one JSON line per figure.
  *
- * <p>Usage: {@code Bench [append|snapshot|merge|ingest|all] [--rows N] [--dir DIR]}. Figures are measured on a
+ * <p>Usage: {@code Bench [append|snapshot|merge|ingest|state|all] [--rows N] [--dir DIR]}. Figures are measured on a
  * warm JVM after a smaller warm-up pass; they are not assertions.
  */
 public final class Bench {
@@ -38,6 +38,9 @@ public final class Bench {
     if (which.equals("ingest") || which.equals("all")) {
       System.out.println(Json.write(IngestBench.batchOverhead(dir.resolve("ingest-overhead"))));
       System.out.println(Json.write(IngestBench.throughput(dir.resolve("ingest-throughput"), 1_000_000, 20)));
+    }
+    if (which.equals("state") || which.equals("all")) {
+      System.out.println(Json.write(StatefulBench.run(dir.resolve("state"), 1_000_000, 10, 300_000)));
     }
     if (which.equals("merge") || which.equals("all")) {
       System.out.println(Json.write(MergeBench.run(dir.resolve("merge-recent"), 1_000_000, true)));
