@@ -10,6 +10,9 @@ final class Suggestions {
 
   static Optional<String> closest(String word, Collection<String> candidates) {
     String typed = normalise(word);
+    if (typed.length() < 3) {
+      return Optional.empty(); // one or two characters are close to everything
+    }
     String best = null;
     int bestDistance = Integer.MAX_VALUE;
     for (String candidate : candidates) {
