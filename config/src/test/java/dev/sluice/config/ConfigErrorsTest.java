@@ -212,7 +212,7 @@ class ConfigErrorsTest {
             "pipelines[5].source.pipeline: pipelines depend on each other in a cycle: g -> g2 -> g (line 13)",
             "pipelines[5].joins[1].pipeline: required: `pipeline` (a pipeline whose table to join) or `table`"
                 + " (line 14)",
-            "pipelines[5].joins[1].on: must name at least one of the column names (line 14)",
+            "pipelines[5].joins[1].on: must not be an empty list (line 14)",
             "pipelines[6].source.pipeline: a gold pipeline reads a silver pipeline, but `g` is gold (line 19)",
             "pipelines[6].aggregate.window.slide: must be longer than zero and at most the size (1 minute)"
                 + " (line 20)");
@@ -228,5 +228,29 @@ class ConfigErrorsTest {
     assertThat(problems("# nothing\n")).containsExactly("the file is empty (line 1)");
     assertThat(problems("- just\n- a list\n")).containsExactly(
         "expected a mapping with `warehouse:` and `pipelines:`, got a list (line 1)");
+  }
+
+  @Test
+  void triggersSchedulesAndDefaultsAreChecked() {
+    ConfigException e = failure("warehouse: file:///w\n"
+        + "defaults: {trigger: {processing_time: soon}, max_files_per_trigger: 0}\n"                  // 2
+        + "pipelines:\n"
+        + "  - name: b\n"
+        + "    layer: bronze\n"
+        + "    source: {format: json, path: in, schema: [{name: a, type: int}, {name: a, type: string}]}\n" // 6
+        + "    sink: {table: bronze/b}\n"
+        + "    trigger: \"processing_time: 30 seconds\"\n"                                            // 8
+        + "    schedule: {cron: \"*/5 * * * *\", every: 5 minutes}\n", Map.of());                    // 9
+    assertThat(e.problems()).extracting(ConfigProblem::toString).containsExactly(
+        "defaults.trigger.processing_time: `soon` is not an interval (line 2)",
+        "defaults.max_files_per_trigger: must be at least 1, got 0 (line 2)",
+        "pipelines[0].source.schema[0].type: `int` is not a Delta type; did you mean `integer`? (line 6)",
+        "pipelines[0].source.schema[1].name: duplicate column `a` (line 6)",
+        "pipelines[0].trigger: `processing_time: 30 seconds` is not a trigger: use available_now, once or"
+            + " {processing_time: <interval>} (line 8)",
+        "pipelines[0].schedule.every: give either `cron` or `every`, not both (line 9)");
+    assertThat(e.problems().get(0).hint()).startsWith("write a number and a unit, e.g. `500 ms`");
+    assertThat(e.problems().get(4).hint())
+        .isEqualTo("write the interval as a mapping: trigger: {processing_time: 30 seconds}");
   }
 }
