@@ -35,7 +35,8 @@ final class ConfigReader {
         : StorageConfig.none();
     Defaults defaults = fields.has("defaults") ? defaults(fields.object("defaults", "a mapping of defaults"))
         : Defaults.standard();
-    List<PipelineConfig> pipelines = pipelines(fields, defaults);
+    // Pipelines are still read when the defaults are broken, so that their problems are reported too.
+    List<PipelineConfig> pipelines = pipelines(fields, defaults == null ? Defaults.standard() : defaults);
     if (!context.problems().isEmpty() || warehouse == null || storage == null || defaults == null) {
       return null;
     }

@@ -167,7 +167,7 @@ final class Fields {
     }
     List<String> values = strings(key, what);
     if (values.isEmpty() && raw(key) instanceof YamlNode.ListNode && ((YamlNode.ListNode) raw(key)).items().isEmpty()) {
-      problem(key, "must name at least one of the " + what, hint);
+      problem(key, "must not be an empty list", hint);
       return null;
     }
     return values;

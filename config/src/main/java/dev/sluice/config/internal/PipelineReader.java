@@ -190,9 +190,11 @@ final class PipelineReader {
       String text = column.requiredString("type", "a Delta type such as string, long or decimal(10,2)");
       String type = text == null ? null : Checks.deltaType(text);
       if (text != null && type == null) {
-        column.problem("type", "`" + text + "` is not a Delta type; "
-            + Suggestions.didYouMean(text, Checks.PRIMITIVE_TYPES),
-            "use one of " + String.join(", ", new java.util.TreeSet<>(Checks.PRIMITIVE_TYPES))
+        column.problem("type", "`" + text + "` is not a Delta type"
+            + Suggestions.closest(text, Checks.PRIMITIVE_TYPES).map(t -> "; did you mean `" + t + "`?").orElse(""),
+            (text.startsWith("decimal(") && !text.contains(")")
+                ? "inside { } the comma splits decimal(p, s): quote it, type: \"decimal(10,2)\"; " : "")
+                + "use one of " + String.join(", ", new java.util.TreeSet<>(Checks.PRIMITIVE_TYPES))
                 + " or decimal(p,s) with 1 <= p <= 38 and s <= p");
       }
       Boolean nullable = column.has("nullable") ? column.bool("nullable") : Boolean.TRUE;

@@ -113,7 +113,7 @@ final class ReferenceChecker {
       List<String> cycle = new ArrayList<>(trail.subList(trail.indexOf(ref.name()), trail.size()));
       cycle.add(ref.name());
       PipelineRef start = byName.get(cycle.get(0));
-      problems.add(start.path() + (start.after().isEmpty() ? "" : ".after"), "pipelines depend on each other in a"
+      problems.add(edgePath(start, cycle.get(1)), "pipelines depend on each other in a"
           + " cycle: " + String.join(" -> ", cycle), "remove one of these dependencies (`after:` or"
           + " `source.pipeline`)");
       return;
@@ -128,6 +128,18 @@ final class ReferenceChecker {
     }
     trail.remove(trail.size() - 1);
     state.put(ref.name(), 2);
+  }
+
+  /** Where {@code from} names {@code to}: its {@code after}, {@code source.pipeline} or a join. */
+  private static String edgePath(PipelineRef from, String to) {
+    if (from.after().contains(to)) {
+      return from.path() + ".after";
+    }
+    if (to.equals(from.sourcePipeline())) {
+      return from.path() + ".source.pipeline";
+    }
+    return from.joinPipelines().entrySet().stream().filter(e -> e.getValue().equals(to))
+        .map(e -> from.path() + ".joins[" + e.getKey() + "].pipeline").findFirst().orElse(from.path());
   }
 
   private static List<String> upstreams(PipelineRef ref) {

@@ -10,10 +10,15 @@ final class Suggestions {
 
   static Optional<String> closest(String word, Collection<String> candidates) {
     String typed = normalise(word);
+    if (typed.length() < 3) {
+      return Optional.empty(); // one or two characters are close to everything
+    }
     String best = null;
     int bestDistance = Integer.MAX_VALUE;
     for (String candidate : candidates) {
-      int d = distance(typed, normalise(candidate));
+      String known = normalise(candidate);
+      // An abbreviation (`int` for `integer`, `partition` for `partition_by`) is as good as a one-letter typo.
+      int d = known.startsWith(typed) ? Math.min(1, distance(typed, known)) : distance(typed, known);
       if (d < bestDistance) {
         best = candidate;
         bestDistance = d;

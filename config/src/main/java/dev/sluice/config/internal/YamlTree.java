@@ -49,7 +49,8 @@ final class YamlTree {
     } catch (JsonProcessingException e) {
       JsonLocation at = e.getLocation();
       problems.add("", at == null ? YamlNode.Mark.START : mark(at), "not valid YAML: " + firstLine(e),
-          "check indentation and quoting around this line");
+          "check indentation and quoting around this line; inside { } or [ ], quote values that hold"
+              + " ${env:…}, commas, braces or colons");
       return null;
     } catch (IOException e) {
       // The input is an in-memory string: an I/O error here is a bug, not a config problem.
@@ -116,6 +117,17 @@ final class YamlTree {
 
   private static String firstLine(JsonProcessingException e) {
     String message = e.getOriginalMessage() == null ? e.getClass().getSimpleName() : e.getOriginalMessage();
-    return message.strip().lines().findFirst().orElse(message);
+    // SnakeYAML's message is "context / position / snippet / caret / problem / position / ...": keep the words.
+    List<String> kept = new ArrayList<>();
+    List<String> lines = message.strip().lines().collect(java.util.stream.Collectors.toList());
+    for (int i = 0; i < lines.size(); i++) {
+      String line = lines.get(i).strip();
+      if (line.startsWith("in '") || line.startsWith("in 'reader'")) {
+        i += 2;
+      } else if (!line.isEmpty()) {
+        kept.add(line);
+      }
+    }
+    return kept.isEmpty() ? message.strip() : String.join(": ", kept);
   }
 }
