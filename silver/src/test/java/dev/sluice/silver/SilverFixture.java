@@ -39,6 +39,7 @@ final class SilverFixture {
   final List<StreamingQuery> runs = new ArrayList<>();
   private final String transforms;
   private final String merge;
+  String sourceOptions = "";
 
   /**
    * @param transforms YAML lines of the pipeline (columns, filter, expectations, dedup), indented by 4
@@ -56,7 +57,7 @@ final class SilverFixture {
         + "pipelines:\n"
         + "  - name: orders_silver\n"
         + "    layer: silver\n"
-        + "    source: {table: bronze/orders}\n"
+        + "    source: {table: bronze/orders" + sourceOptions + "}\n"
         + transforms
         + "    sink: {table: silver/orders, merge: " + merge + "}\n";
     return ConfigLoader.parse(yaml, "test.yaml", Map.of());
