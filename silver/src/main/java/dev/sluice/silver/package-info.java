@@ -1,2 +1,8 @@
-/** Silver layer: casts, expectations, deduplication, MERGE by key (SCD1/SCD2). */
+/**
+ * Silver layer: casts, expectations, deduplication, MERGE by key (SCD1/SCD2). The entry point is
+ * {@link dev.sluice.silver.SilverPipeline#start}; an expectation with action {@code fail} stops the query with
+ * an {@link dev.sluice.silver.ExpectationFailedException}. Choices worth knowing: an expectation or filter
+ * condition that evaluates to NULL counts as broken (filtered); {@code delete_when} NULL counts as false; a
+ * deleted key leaves no tombstone in SCD 1; SCD 2 keeps every version, late ones included, as history rows.
+ */
 package dev.sluice.silver;

@@ -1,0 +1,114 @@
+package dev.sluice.silver;
+
+import dev.sluice.config.Expectation;
+import dev.sluice.config.ExpectationAction;
+import dev.sluice.ingestion.Batch;
+import dev.sluice.ingestion.BatchTransformer;
+import dev.sluice.ingestion.expr.BoundExpression;
+import dev.sluice.ingestion.expr.EvalContext;
+import dev.sluice.ingestion.expr.ExpressionException;
+import dev.sluice.ingestion.expr.Expressions;
+import dev.sluice.table.data.Row;
+import dev.sluice.table.types.StructType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.StringJoiner;
+
+/**
+ * Checks every row against the pipeline's expectations. A rule is broken when its condition is false or
+ * NULL (unknown is not a pass). A row that breaks several rules gets the strongest action among them
+ * (fail > quarantine > drop > warn) and carries the names of all of them when quarantined. Counts
+ * {@code expectation.<name>.failed} for every rule (a row counts once for each rule it broke) and the
+ * ledger's dropped and quarantined rows; quarantined rows are kept in the batch state for the sink.
+ */
+final class ExpectationStep implements BatchTransformer {
+  private final String pipeline;
+  private final List<Expectation> rules;
+  private final BatchStates states;
+  private final List<BoundExpression> bound = new ArrayList<>();
+  private StructType schema;
+  private StructType quarantineSchema;
+
+  ExpectationStep(String pipeline, List<Expectation> rules, BatchStates states) {
+    this.pipeline = pipeline;
+    this.rules = List.copyOf(rules);
+    this.states = states;
+  }
+
+  @Override
+  public StructType outputSchema(StructType input) {
+    bound.clear();
+    for (Expectation rule : rules) {
+      try {
+        bound.add(Expressions.bindPredicate(rule.condition(), input));
+      } catch (ExpressionException e) {
+        throw new IllegalArgumentException("Pipeline '" + pipeline + "': expectation '" + rule.name() + "' has an"
+            + " invalid condition '" + rule.condition() + "': " + e.getMessage(), e);
+      }
+    }
+    this.schema = input;
+    this.quarantineSchema = QuarantineRows.schema(input);
+    return input;
+  }
+
+  @Override
+  public Batch apply(Batch batch, Context context) {
+    EvalContext ctx = EvalContext.of(context.batchTimestamp());
+    long[] failed = new long[rules.size()];
+    List<Row> kept = new ArrayList<>();
+    List<Row> quarantined = new ArrayList<>();
+    long dropped = 0;
+    int failRule = -1;
+    Row failSample = null;
+    for (Row row : batch.rows()) {
+      ExpectationAction strongest = null;
+      StringJoiner broken = new StringJoiner(",");
+      for (int i = 0; i < rules.size(); i++) {
+        if (!bound.get(i).test(row, ctx)) {
+          failed[i]++;
+          broken.add(rules.get(i).name());
+          ExpectationAction a = rules.get(i).action();
+          if (strongest == null || a.ordinal() > strongest.ordinal()) {
+            strongest = a;
+          }
+          if (a == ExpectationAction.FAIL && failRule < 0) {
+            failRule = i;
+            failSample = row;
+          }
+        }
+      }
+      if (strongest == null || strongest == ExpectationAction.WARN) {
+        kept.add(row);
+      } else if (strongest == ExpectationAction.DROP) {
+        dropped++;
+      } else if (strongest == ExpectationAction.QUARANTINE) {
+        quarantined.add(QuarantineRows.of(row, broken.toString(), context.batchId(), quarantineSchema));
+      }
+    }
+    if (failRule >= 0) {
+      throw failure(rules.get(failRule), failed[failRule], batch.size(), context.batchId(), failSample);
+    }
+    for (int i = 0; i < rules.size(); i++) {
+      context.count(Ledger.expectationFailed(rules.get(i).name()), failed[i]);
+    }
+    context.count(Ledger.DROPPED, dropped);
+    context.count(Ledger.QUARANTINED, quarantined.size());
+    states.of(context.batchId()).quarantined.addAll(quarantined);
+    return new Batch(batch.schema(), kept);
+  }
+
+  private ExpectationFailedException failure(Expectation rule, long broken, int rows, long batchId, Row sample) {
+    return new ExpectationFailedException(rule.name(), "Pipeline '" + pipeline + "': expectation '" + rule.name()
+        + "' (" + rule.condition() + ") with action fail was broken by " + broken + " of " + rows + " rows in batch "
+        + batchId + "; sample row: " + describe(sample) + ". Nothing of this batch was written. Fix the data upstream,"
+        + " or change the action to warn, drop or quarantine.");
+  }
+
+  private String describe(Row row) {
+    StringJoiner out = new StringJoiner(", ", "{", "}");
+    for (int i = 0; i < schema.size(); i++) {
+      out.add(schema.field(i).name() + "=" + row.get(i));
+    }
+    return out.toString();
+  }
+}

@@ -1,0 +1,96 @@
+package dev.sluice.silver;
+
+import dev.sluice.ingestion.Batch;
+import dev.sluice.ingestion.BatchTransformer;
+import dev.sluice.table.data.Row;
+import dev.sluice.table.types.PrimitiveType;
+import dev.sluice.table.types.StructType;
+import java.time.Instant;
+
+/** A pass-through step that counts rows for the ledger at one point of the plan. */
+final class LedgerStep implements BatchTransformer {
+  /** What the step does with a batch passing it. */
+  @FunctionalInterface
+  interface Counter {
+    void count(Batch batch, Context context, StructType schema);
+  }
+
+  private final Counter counter;
+  private final String requiredTimestamp;
+  private StructType schema;
+
+  private LedgerStep(Counter counter, String requiredTimestamp) {
+    this.counter = counter;
+    this.requiredTimestamp = requiredTimestamp;
+  }
+
+  /** The first step: starts the batch's state and counts every ledger key (so that all of them are reported). */
+  static LedgerStep rowsIn(BatchStates states) {
+    return new LedgerStep((batch, ctx, schema) -> {
+      states.start(ctx.batchId(), ctx.batchTimestamp());
+      for (String key : Ledger.KEYS) {
+        ctx.count(key, key.equals(Ledger.ROWS_IN) ? batch.size() : 0);
+      }
+    }, null);
+  }
+
+  /**
+   * Before deduplication: remembers the row count and how many rows the watermark will drop as late. Mirrors
+   * the engine's rule: a row is late when its event time is strictly before the watermark; null is never late.
+   */
+  static LedgerStep beforeDedup(BatchStates states, String eventTimeColumn) {
+    return new LedgerStep((batch, ctx, schema) -> {
+      BatchStates.State s = states.of(ctx.batchId());
+      s.beforeDedup = batch.size();
+      s.late = 0;
+      if (eventTimeColumn != null) {
+        int i = schema.indexOf(eventTimeColumn);
+        long watermarkMicros = ctx.watermarkMs() * 1000;
+        for (Row row : batch.rows()) {
+          Instant t = (Instant) row.get(i);
+          if (t != null && micros(t) < watermarkMicros) {
+            s.late++;
+          }
+        }
+      }
+    }, eventTimeColumn);
+  }
+
+  /** After deduplication: what is left is written; the rest was late or a duplicate. */
+  static LedgerStep afterDedup(BatchStates states) {
+    return new LedgerStep((batch, ctx, schema) -> {
+      BatchStates.State s = states.of(ctx.batchId());
+      ctx.count(Ledger.LATE, s.late);
+      ctx.count(Ledger.DEDUPLICATED, s.beforeDedup - s.late - batch.size());
+      ctx.count(Ledger.WRITTEN, batch.size());
+    }, null);
+  }
+
+  /** Without deduplication: every row reaching the end of the plan is written. */
+  static LedgerStep written() {
+    return new LedgerStep((batch, ctx, schema) -> ctx.count(Ledger.WRITTEN, batch.size()), null);
+  }
+
+  @Override
+  public StructType outputSchema(StructType input) {
+    if (requiredTimestamp != null) {
+      int i = input.indexOf(requiredTimestamp);
+      if (i < 0 || input.field(i).type() != PrimitiveType.TIMESTAMP) {
+        throw new IllegalArgumentException("dedup.watermark.column '" + requiredTimestamp + "' must be a timestamp"
+            + " column of the stream, whose columns are " + input.fieldNames() + "; add or cast it under columns");
+      }
+    }
+    this.schema = input;
+    return input;
+  }
+
+  @Override
+  public Batch apply(Batch batch, Context context) {
+    counter.count(batch, context, schema);
+    return batch;
+  }
+
+  private static long micros(Instant t) {
+    return Math.addExact(Math.multiplyExact(t.getEpochSecond(), 1_000_000L), t.getNano() / 1000);
+  }
+}

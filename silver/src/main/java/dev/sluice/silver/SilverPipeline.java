@@ -1,0 +1,111 @@
+package dev.sluice.silver;
+
+import dev.sluice.config.DedupConfig;
+import dev.sluice.config.DerivedColumn;
+import dev.sluice.config.Layer;
+import dev.sluice.config.MergeConfig;
+import dev.sluice.config.PipelineConfig;
+import dev.sluice.config.SluiceConfig;
+import dev.sluice.ingestion.SluiceSession;
+import dev.sluice.ingestion.StreamFrame;
+import dev.sluice.ingestion.StreamingQuery;
+import dev.sluice.ingestion.Trigger;
+import dev.sluice.table.Table;
+import dev.sluice.table.types.StructType;
+
+/**
+ * Starts a silver pipeline: its bronze table read as a stream, then derived {@code columns}, {@code filter},
+ * {@code expectations}, {@code dedup}, and a MERGE by {@code sink.merge.keys} into the silver table (SCD 1 or
+ * 2, created with the change data feed on before the first batch).
+ *
+ * <p>Each batch records the row ledger in progress ({@code observedMetrics}) and in the silver commit's
+ * {@code operationMetrics}: {@code ledger.rowsIn = ledger.written + ledger.deduplicated + ledger.late +
+ * ledger.quarantined + ledger.filtered + ledger.dropped}, exactly. {@code filtered}: the filter was false or
+ * NULL; {@code dropped} / {@code quarantined}: the strongest broken expectation's action was drop /
+ * quarantine; {@code late}: dropped by the dedup watermark (event time strictly before it); {@code
+ * deduplicated}: a duplicate of a key seen within the watermark (or ever, without one); {@code written}: the
+ * rows handed to the MERGE, whatever it did with them (insert, update, delete, or nothing for an older
+ * version or a same-key row of the batch that lost to a newer one). Counters {@code expectation.<name>.failed}
+ * go to the same places. Writes carry {@code txn(<pipeline>, batchId)} (quarantine:
+ * {@code <pipeline>:quarantine}); the query's name is the pipeline's and its checkpoint is
+ * {@code <silver table>/_checkpoints/<pipeline>}.
+ */
+public final class SilverPipeline {
+  private SilverPipeline() {}
+
+  /**
+   * Starts the pipeline's query.
+   *
+   * @throws IllegalArgumentException when the pipeline is not a silver one, lacks {@code sink.merge}, or an
+   *     expression or column does not fit the bronze table's schema
+   * @throws IllegalStateException when the bronze table does not exist yet
+   */
+  public static StreamingQuery start(SluiceSession session, SluiceConfig config, PipelineConfig pipeline,
+      Trigger trigger) {
+    if (pipeline.layer() != Layer.SILVER) {
+      throw new IllegalArgumentException("Pipeline '" + pipeline.name() + "' is a " + pipeline.layer() + " pipeline;"
+          + " SilverPipeline runs silver ones only");
+    }
+    MergeConfig mergeConfig = pipeline.sink().merge().orElseThrow(() -> new IllegalArgumentException("Pipeline '"
+        + pipeline.name() + "' has no sink.merge; a silver pipeline MERGEs by key: add sink.merge.keys"));
+    String bronzeUri = tableUri(config, pipeline.source().table().orElseThrow(() -> new IllegalArgumentException(
+        "Pipeline '" + pipeline.name() + "' names no source table; set source.pipeline or source.table")));
+    String silverUri = tableUri(config, pipeline.sink().table());
+    Table bronze = session.table(bronzeUri);
+    if (!bronze.exists()) {
+      throw new IllegalStateException("Pipeline '" + pipeline.name() + "': its bronze table " + bronzeUri + " does not"
+          + " exist yet; run the upstream pipeline " + pipeline.source().pipeline().orElse("") + " first");
+    }
+    StructType stage = SilverSchemas.stage(pipeline.name(), bronze.latestSnapshot().schema(), pipeline.columns());
+    Table silver = session.table(silverUri);
+    MergeStrategy merge = mergeConfig.scd() == 2
+        ? new Scd2Merge(silver, pipeline.name(), mergeConfig)
+        : new Scd1Merge(silver, pipeline.name(), mergeConfig);
+    SilverSchemas.positions(stage, mergeConfig.keys());
+    silver.create(merge.tableSchema(stage)).partitionBy(pipeline.sink().partitionBy().toArray(String[]::new))
+        .enableChangeDataFeed().ifNotExists().commit();
+    BatchStates states = new BatchStates();
+    StreamFrame frame = plan(session.readStream().format("delta").options(pipeline.source().options())
+        .load(bronzeUri), pipeline, states);
+    Table quarantine = session.table(silverUri + "_quarantine");
+    return frame.writeStream().queryName(pipeline.name()).trigger(trigger)
+        .option("checkpointLocation", silverUri + "/_checkpoints/" + pipeline.name())
+        .option("minBatchesToRetain", Integer.toString(config.defaults().minBatchesToRetain()))
+        .foreachBatch(new SilverSink(pipeline.name(), quarantine, states, merge))
+        .start();
+  }
+
+  private static StreamFrame plan(StreamFrame source, PipelineConfig pipeline, BatchStates states) {
+    StreamFrame frame = source.mapBatches("ledger rowsIn", LedgerStep.rowsIn(states));
+    for (DerivedColumn c : pipeline.columns()) {
+      frame = frame.withColumn(c.name(), c.expr());
+    }
+    if (pipeline.filter().isPresent()) {
+      String condition = pipeline.filter().get();
+      frame = frame.mapBatches("filter(" + condition + ")", new FilterStep(pipeline.name(), condition));
+    }
+    if (!pipeline.expectations().isEmpty()) {
+      frame = frame.mapBatches("expectations", new ExpectationStep(pipeline.name(), pipeline.expectations(), states));
+    }
+    if (pipeline.dedup().isEmpty()) {
+      return frame.mapBatches("ledger written", LedgerStep.written());
+    }
+    DedupConfig dedup = pipeline.dedup().get();
+    String[] keys = dedup.keys().toArray(String[]::new);
+    if (dedup.watermark().isPresent()) {
+      String column = dedup.watermark().get().column();
+      frame = frame.withWatermark(column, dedup.watermark().get().delay().text())
+          .mapBatches("ledger before dedup", LedgerStep.beforeDedup(states, column))
+          .dropDuplicatesWithinWatermark(keys);
+    } else {
+      frame = frame.mapBatches("ledger before dedup", LedgerStep.beforeDedup(states, null)).dropDuplicates(keys);
+    }
+    return frame.mapBatches("ledger after dedup", LedgerStep.afterDedup(states));
+  }
+
+  /** A table's URI under the warehouse (or as written, when absolute), without a trailing slash. */
+  private static String tableUri(SluiceConfig config, String table) {
+    String uri = config.tableUri(table).toString();
+    return uri.endsWith("/") ? uri.substring(0, uri.length() - 1) : uri;
+  }
+}

@@ -1,0 +1,60 @@
+package dev.sluice.silver;
+
+import dev.sluice.ingestion.Batch;
+import dev.sluice.ingestion.BatchFunction;
+import dev.sluice.ingestion.expr.EvalContext;
+import dev.sluice.table.Table;
+import java.time.Instant;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The {@code foreachBatch} function of a silver query: appends the batch's quarantined rows to
+ * {@code <table>_quarantine} ({@code txn(<pipeline>:quarantine, batchId)}), then MERGEs the rest into the
+ * silver table ({@code txn(<pipeline>, batchId)}) with the batch's counters (ledger, expectations) in the
+ * commit's {@code operationMetrics}. Both writes are skipped when a re-run finds them committed. A batch
+ * that read no rows (a no-data batch moving the watermark) commits nothing.
+ */
+final class SilverSink implements BatchFunction {
+  private final String pipeline;
+  private final Table quarantine;
+  private final BatchStates states;
+  private final MergeStrategy merge;
+
+  SilverSink(String pipeline, Table quarantine, BatchStates states, MergeStrategy merge) {
+    this.pipeline = pipeline;
+    this.quarantine = quarantine;
+    this.states = states;
+    this.merge = merge;
+  }
+
+  @Override
+  public void call(Batch batch, long batchId) {
+    call(batch, batchId, Map.of());
+  }
+
+  @Override
+  public void call(Batch batch, long batchId, Map<String, Long> batchMetrics) {
+    BatchStates.State state = states.take(batchId);
+    if (state == null) {
+      throw new IllegalStateException("Pipeline '" + pipeline + "': batch " + batchId + " reached the sink without"
+          + " passing the silver steps; the query was not built by SilverPipeline.start");
+    }
+    if (!state.quarantined.isEmpty()) {
+      quarantine.create(QuarantineRows.schema(batch.schema())).ifNotExists().commit();
+      quarantine.newAppend().schema(QuarantineRows.schema(batch.schema())).rows(state.quarantined)
+          .txn(pipeline + ":quarantine", batchId).metric(Ledger.QUARANTINED, state.quarantined.size()).commit();
+    }
+    if (batchMetrics.getOrDefault(Ledger.ROWS_IN, 0L) == 0 && batch.size() == 0) {
+      return;
+    }
+    Map<String, Long> metrics = new TreeMap<>();
+    batchMetrics.forEach((k, v) -> {
+      if (k.startsWith("ledger.") || k.startsWith("expectation.")) {
+        metrics.put(k, v);
+      }
+    });
+    Instant timestamp = state.timestamp;
+    merge.merge(batch, batchId, EvalContext.of(timestamp), metrics);
+  }
+}
