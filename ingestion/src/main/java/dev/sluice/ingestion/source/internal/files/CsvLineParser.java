@@ -1,5 +1,6 @@
 package dev.sluice.ingestion.source.internal.files;
 
+import com.fasterxml.jackson.databind.node.TextNode;
 import dev.sluice.ingestion.source.internal.files.FileSourceOptions.CsvOptions;
 import dev.sluice.table.types.StructType;
 import java.util.ArrayList;
@@ -7,15 +8,34 @@ import java.util.List;
 
 /**
  * One CSV record per line, matched to the schema by position (as Spark does with a given schema).
- * An unquoted field equal to {@code nullValue} is null; a quoted one never is.
+ * An unquoted field equal to {@code nullValue} is null; a quoted one never is. With rescued data, fields
+ * beyond the schema's are kept there under their header name (or {@code _c<index>}, Spark's name, without a
+ * header), and so are values that don't fit their column when type mismatches are rescued; fewer fields
+ * than the schema's still make the record corrupt (a truncated line can't be matched by position).
  */
 final class CsvLineParser implements RecordParser {
   private final StructType schema;
   private final CsvOptions options;
+  private final FileSourceOptions.Rescue rescue;
+  private List<Field> header = List.of();
 
   CsvLineParser(StructType schema, CsvOptions options) {
+    this(schema, options, FileSourceOptions.Rescue.OFF);
+  }
+
+  CsvLineParser(StructType schema, CsvOptions options, FileSourceOptions.Rescue rescue) {
     this.schema = schema;
     this.options = options;
+    this.rescue = rescue;
+  }
+
+  @Override
+  public void header(String line) {
+    try {
+      header = split(line, options);
+    } catch (TextValues.BadValue e) {
+      header = List.of(); // extra fields are then named by position
+    }
   }
 
   /** A field's text and whether it was quoted. */
@@ -31,21 +51,34 @@ final class CsvLineParser implements RecordParser {
       return new Parsed(values, List.of(e.getMessage()));
     }
     List<String> errors = new ArrayList<>();
-    if (fields.size() != values.length) {
+    RescuedData rescued = rescue.enabled() ? new RescuedData(rescue.typeMismatches()) : null;
+    if (fields.size() < values.length || (fields.size() > values.length && rescued == null)) {
       errors.add("expected " + values.length + " fields " + schema.fieldNames() + " but found " + fields.size());
     }
-    for (int i = 0; i < Math.min(values.length, fields.size()); i++) {
+    for (int i = 0; i < fields.size(); i++) {
       Field f = fields.get(i);
       if (!f.quoted() && f.text().equals(options.nullValue())) {
+        continue;
+      }
+      if (i >= values.length) {
+        if (rescued != null) {
+          rescued.unknown(extraName(i), TextNode.valueOf(f.text()));
+        }
         continue;
       }
       try {
         values[i] = TextValues.parse(f.text(), schema.field(i).type(), schema.field(i).name());
       } catch (TextValues.BadValue e) {
-        errors.add(e.getMessage());
+        if (rescued == null || !rescued.mismatch(schema.field(i).name(), TextNode.valueOf(f.text()))) {
+          errors.add(e.getMessage());
+        }
       }
     }
-    return new Parsed(values, errors);
+    return new Parsed(values, errors, rescued == null ? null : rescued.json());
+  }
+
+  private String extraName(int index) {
+    return index < header.size() && !header.get(index).text().isEmpty() ? header.get(index).text() : "_c" + index;
   }
 
   @Override

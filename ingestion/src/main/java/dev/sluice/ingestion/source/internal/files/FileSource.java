@@ -43,7 +43,7 @@ final class FileSource implements Source {
     this.folder = folder;
     this.options = options;
     this.dataSchema = dataSchema;
-    this.layout = new RowLayout(dataSchema, options.includeSourceColumn());
+    this.layout = new RowLayout(dataSchema, options.includeSourceColumn(), options.rescue().column());
     this.log = new FileLog(metadata, compactInterval);
     this.seen = new SeenFiles(options.maxFileAgeMs());
     this.cleaner = cleaner;
@@ -153,9 +153,9 @@ final class FileSource implements Source {
   private void read(FileEntry f, List<Row> out) {
     String uri = folder.store().uriOf(f.key()).toString();
     switch (options.format()) {
-      case "json" -> new TextFileReader(new JsonLineParser(dataSchema), layout, options.failFast(), false)
+      case "json" -> new TextFileReader(new JsonLineParser(dataSchema, options.rescue()), layout, options.failFast(), false)
           .read(folder.store().read(f.key()), uri, out);
-      case "csv" -> new TextFileReader(new CsvLineParser(dataSchema, options.csv()), layout, options.failFast(),
+      case "csv" -> new TextFileReader(new CsvLineParser(dataSchema, options.csv(), options.rescue()), layout, options.failFast(),
           options.csv().header()).read(folder.store().read(f.key()), uri, out);
       default -> readParquet(f, uri, out);
     }

@@ -13,6 +13,7 @@ import java.util.Set;
  * @param maxFileAgeMs files older than the newest seen file minus this are ignored (default 7 days, as Spark)
  * @param cleanSource what {@code commit} does with the files of committed batches
  * @param failFast {@code mode=FAILFAST}: a malformed record fails the batch instead of becoming a corrupt row
+ * @param rescue {@code rescuedDataColumn} and {@code rescueTypeMismatches}: where text records put what doesn't fit
  */
 record FileSourceOptions(
     String format,
@@ -25,18 +26,34 @@ record FileSourceOptions(
     boolean failFast,
     boolean includeSourceColumn,
     boolean inferSchema,
-    CsvOptions csv) {
+    CsvOptions csv,
+    Rescue rescue) {
 
   static final Set<String> FORMATS = Set.of("json", "csv", "parquet");
   static final Set<String> KEYS = Set.of("format", "maxfilespertrigger", "maxbytespertrigger", "maxfileage",
       "latestfirst", "cleansource", "sourcearchivedir", "mode", "includesourcecolumn", "inferschema",
-      "header", "delimiter", "sep", "quote", "escape", "nullvalue");
+      "header", "delimiter", "sep", "quote", "escape", "nullvalue", "rescueddatacolumn", "rescuetypemismatches");
 
   /** What happens to input files once their batch is committed. */
   enum CleanSource { OFF, ARCHIVE, DELETE }
 
   /** CSV dialect: {@code header}, {@code delimiter}/{@code sep}, {@code quote}, {@code escape}, {@code nullValue}. */
   record CsvOptions(boolean header, char delimiter, char quote, char escape, String nullValue) {}
+
+  /**
+   * Whether JSON and CSV records keep what doesn't fit the schema in a column instead of being marked corrupt.
+   *
+   * @param column the column name ({@code rescuedDataColumn}); empty: off, the default
+   * @param typeMismatches {@code rescueTypeMismatches} (default true): a value of the wrong type is rescued too;
+   *     false keeps such a record corrupt and rescues only unknown fields
+   */
+  record Rescue(Optional<String> column, boolean typeMismatches) {
+    static final Rescue OFF = new Rescue(Optional.empty(), false);
+
+    boolean enabled() {
+      return column.isPresent();
+    }
+  }
 
   static FileSourceOptions parse(String format, SourceOptions o) {
     CleanSource clean = CleanSource.valueOf(
@@ -60,6 +77,21 @@ record FileSourceOptions(
         o.choice("mode", "permissive", Set.of("permissive", "failfast")).equals("failfast"),
         o.bool("includeSourceColumn", false),
         o.bool("inferSchema", false),
-        csv);
+        csv,
+        rescue(o));
+  }
+
+  private static Rescue rescue(SourceOptions o) {
+    Optional<String> column = o.string("rescuedDataColumn").map(String::trim);
+    if (column.isPresent() && column.get().isEmpty()) {
+      throw new IllegalArgumentException("Option rescuedDataColumn of the files source is empty: set it to a column"
+          + " name such as _rescued_data, or leave it out");
+    }
+    boolean typeMismatches = o.bool("rescueTypeMismatches", true);
+    if (column.isEmpty() && o.string("rescueTypeMismatches").isPresent()) {
+      throw new IllegalArgumentException("Option rescueTypeMismatches of the files source needs option"
+          + " rescuedDataColumn: set it (e.g. to _rescued_data), or remove rescueTypeMismatches");
+    }
+    return new Rescue(column, typeMismatches);
   }
 }

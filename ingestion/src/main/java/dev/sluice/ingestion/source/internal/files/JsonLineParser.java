@@ -17,9 +17,15 @@ final class JsonLineParser implements RecordParser {
       .build();
 
   private final StructType schema;
+  private final FileSourceOptions.Rescue rescue;
 
   JsonLineParser(StructType schema) {
+    this(schema, FileSourceOptions.Rescue.OFF);
+  }
+
+  JsonLineParser(StructType schema, FileSourceOptions.Rescue rescue) {
     this.schema = schema;
+    this.rescue = rescue;
   }
 
   @Override
@@ -34,6 +40,8 @@ final class JsonLineParser implements RecordParser {
       return new Parsed(new Object[schema.size()], List.of("not a JSON object but " + node.getNodeType().name().toLowerCase(java.util.Locale.ROOT)));
     }
     List<String> errors = new ArrayList<>();
-    return new Parsed(JsonValues.struct(node, schema, "", errors), errors);
+    RescuedData rescued = rescue.enabled() ? new RescuedData(rescue.typeMismatches()) : null;
+    Object[] values = JsonValues.struct(node, schema, "", errors, rescued);
+    return new Parsed(values, errors, rescued == null ? null : rescued.json());
   }
 }

@@ -19,56 +19,75 @@ import java.util.Map;
 /**
  * Converts parsed JSON to the Java values of a schema. A value that does not fit its column becomes
  * null and adds an error naming the field (dotted path for nested fields); the other fields are
- * still filled. Fields the schema lacks are ignored; fields the JSON lacks are null.
+ * still filled. Fields the schema lacks are ignored; fields the JSON lacks are null. With a {@link RescuedData}
+ * (option {@code rescuedDataColumn}), fields the schema lacks, at any depth, are kept there, and so are values
+ * that don't fit when it rescues type mismatches (then they add no error).
  */
 final class JsonValues {
   private JsonValues() {}
 
-  static Object[] struct(JsonNode object, StructType schema, String prefix, List<String> errors) {
+  /** The values of {@code schema}'s fields; {@code rescued} is null when the source doesn't rescue data. */
+  static Object[] struct(JsonNode object, StructType schema, String prefix, List<String> errors, RescuedData rescued) {
     Object[] values = new Object[schema.size()];
+    java.util.Set<String> used = rescued == null ? null : new java.util.HashSet<>();
     for (int i = 0; i < values.length; i++) {
       StructField f = schema.field(i);
-      JsonNode node = object.get(f.name());
-      if (node == null) {
-        node = ignoringCase(object, f.name());
+      String name = object.has(f.name()) ? f.name() : ignoringCase(object, f.name());
+      if (name == null) {
+        continue;
       }
-      values[i] = value(node, f.type(), prefix + f.name(), errors);
+      if (used != null) {
+        used.add(name);
+      }
+      values[i] = value(object.get(name), f.type(), prefix + f.name(), errors, rescued);
+    }
+    if (rescued != null) {
+      for (Iterator<Map.Entry<String, JsonNode>> it = object.fields(); it.hasNext(); ) {
+        Map.Entry<String, JsonNode> e = it.next();
+        if (!used.contains(e.getKey())) {
+          rescued.unknown(prefix + e.getKey(), e.getValue());
+        }
+      }
     }
     return values;
   }
 
-  private static JsonNode ignoringCase(JsonNode object, String name) {
+  /** The JSON object's field name equal to {@code name} ignoring case, or null. */
+  private static String ignoringCase(JsonNode object, String name) {
     for (Iterator<String> it = object.fieldNames(); it.hasNext(); ) {
       String n = it.next();
       if (n.equalsIgnoreCase(name)) {
-        return object.get(n);
+        return n;
       }
     }
     return null;
   }
 
-  static Object value(JsonNode node, DataType type, String field, List<String> errors) {
+  private static Object value(JsonNode node, DataType type, String field, List<String> errors, RescuedData rescued) {
     if (node == null || node.isNull()) {
       return null;
     }
     try {
-      return convert(node, type, field, errors);
+      return convert(node, type, field, errors, rescued);
     } catch (TextValues.BadValue e) {
-      errors.add(e.getMessage());
+      if (rescued == null || !rescued.mismatch(field, node)) {
+        errors.add(e.getMessage());
+      }
       return null;
     }
   }
 
-  private static Object convert(JsonNode node, DataType type, String field, List<String> errors) throws TextValues.BadValue {
+  private static Object convert(JsonNode node, DataType type, String field, List<String> errors, RescuedData rescued)
+      throws TextValues.BadValue {
     if (type instanceof StructType s) {
       requireThat(node.isObject(), node, type, field);
-      return Row.of(struct(node, s, field + ".", errors));
+      return Row.of(struct(node, s, field + ".", errors, rescued));
     }
     if (type instanceof ArrayType a) {
       requireThat(node.isArray(), node, type, field);
       List<Object> out = new ArrayList<>(node.size());
       for (int i = 0; i < node.size(); i++) {
-        out.add(value(node.get(i), a.elementType(), field + "[" + i + "]", errors));
+        out.add(value(node.get(i), a.elementType(), field + "[" + i + "]", errors, rescued));
       }
       return out;
     }
@@ -78,7 +97,7 @@ final class JsonValues {
       for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
         Map.Entry<String, JsonNode> e = it.next();
         String path = field + "." + e.getKey();
-        out.put(TextValues.parse(e.getKey(), m.keyType(), path), value(e.getValue(), m.valueType(), path, errors));
+        out.put(TextValues.parse(e.getKey(), m.keyType(), path), value(e.getValue(), m.valueType(), path, errors, rescued));
       }
       return out;
     }

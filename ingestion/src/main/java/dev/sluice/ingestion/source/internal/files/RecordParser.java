@@ -4,8 +4,15 @@ import java.util.List;
 
 /** Parses one line of a text format into the values of the data schema; bad input is reported, never thrown. */
 interface RecordParser {
-  /** The values (null where a field could not be read) and what was wrong, if anything. */
-  record Parsed(Object[] values, List<String> errors) {}
+  /**
+   * The values (null where a field could not be read), what was wrong, if anything, and the rescued data (a JSON
+   * object of what didn't fit the schema, or null).
+   */
+  record Parsed(Object[] values, List<String> errors, String rescued) {
+    Parsed(Object[] values, List<String> errors) {
+      this(values, errors, null);
+    }
+  }
 
   Parsed parse(String line);
 
@@ -13,4 +20,7 @@ interface RecordParser {
   default boolean skip(String line) {
     return line.isBlank();
   }
+
+  /** Told the file's header line, when the format has one and it is skipped. */
+  default void header(String line) {}
 }

@@ -25,6 +25,9 @@ final class TextFileReader {
 
   void read(byte[] content, String uri, List<Row> out) {
     List<String> lines = lines(content);
+    if (skipHeader && !lines.isEmpty()) {
+      parser.header(lines.get(0));
+    }
     for (int i = skipHeader ? 1 : 0; i < lines.size(); i++) {
       String line = lines.get(i);
       if (parser.skip(line)) {
@@ -32,7 +35,7 @@ final class TextFileReader {
       }
       RecordParser.Parsed parsed = parser.parse(line);
       if (parsed.errors().isEmpty()) {
-        out.add(layout.row(parsed.values(), uri, null, null));
+        out.add(layout.row(parsed.values(), parsed.rescued(), uri, null, null));
       } else if (failFast) {
         throw new MalformedRecordException(uri, i + 1, String.join("; ", parsed.errors()));
       } else {

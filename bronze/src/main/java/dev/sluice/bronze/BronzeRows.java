@@ -1,0 +1,166 @@
+package dev.sluice.bronze;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.sluice.config.SchemaEvolution;
+import dev.sluice.table.data.Row;
+import dev.sluice.table.types.PrimitiveType;
+import dev.sluice.table.types.StructField;
+import dev.sluice.table.types.StructType;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Turns the good rows of a batch (data columns, {@code _rescued_data}, {@code _source}, corrupt columns,
+ * {@code _ingested_at}, {@code _batch_id}) into rows of the bronze table under its schema evolution policy:
+ * <ul>
+ *   <li>{@code rescue}: data columns, {@code _rescued_data}, lineage;
+ *   <li>{@code addNewColumns}: data columns, lineage, then one nullable string column per new field (its JSON
+ *       value, or the text of a string: like Auto Loader without type inference, a later value of another type
+ *       still fits; silver casts);
+ *   <li>{@code failOnNewColumns}: data columns, lineage; a new field fails the batch.
+ * </ul>
+ * Under the last two the source keeps wrong-typed values as corrupt rows (quarantined), so {@code _rescued_data}
+ * only holds fields the schema lacks.
+ */
+final class BronzeRows {
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+
+  /** A bronze table schema and rows in it. */
+  record Shaped(StructType schema, List<Row> rows) {}
+
+  private final String pipeline;
+  private final SchemaEvolution policy;
+  private final String tableUri;
+
+  BronzeRows(String pipeline, SchemaEvolution policy, String tableUri) {
+    this.pipeline = pipeline;
+    this.policy = policy;
+    this.tableUri = tableUri;
+  }
+
+  /** The columns the bronze table starts with for this source schema (data columns, then the lineage). */
+  StructType baseSchema(StructType input) {
+    StructType out = StructType.empty();
+    for (StructField f : dataColumns(input)) {
+      out = out.add(f);
+    }
+    if (policy == SchemaEvolution.RESCUE) {
+      out = out.add(BronzeColumns.RESCUED, PrimitiveType.STRING);
+    }
+    for (StructField f : BronzeColumns.LINEAGE.fields()) {
+      out = out.add(f);
+    }
+    return out;
+  }
+
+  private static List<StructField> dataColumns(StructType input) {
+    int end = input.indexOf(BronzeColumns.RESCUED);
+    return input.fields().subList(0, end);
+  }
+
+  /**
+   * @param table the bronze table's current schema (empty before it exists): new fields already added by an
+   *     earlier batch keep that column's spelling
+   * @throws NewColumnsException for a new field the policy does not take
+   */
+  Shaped shape(StructType input, List<Row> good, StructType table) {
+    StructType base = baseSchema(input);
+    int data = dataColumns(input).size();
+    int rescued = input.indexOf(BronzeColumns.RESCUED);
+    int source = input.indexOf(BronzeColumns.SOURCE);
+    int ingestedAt = input.indexOf(BronzeColumns.INGESTED_AT);
+    int batchId = input.indexOf(BronzeColumns.BATCH_ID);
+    Map<String, String> added = new LinkedHashMap<>(); // lower-case name -> column name
+    List<Map<String, String>> extras = new ArrayList<>(good.size());
+    for (Row r : good) {
+      String json = (String) r.get(rescued);
+      Map<String, String> extra = json == null || policy == SchemaEvolution.RESCUE
+          ? Map.of() : newFields(json, (String) r.get(source), base, table, added);
+      extras.add(extra);
+    }
+    StructType schema = base;
+    for (String column : added.values()) {
+      schema = schema.add(column, PrimitiveType.STRING);
+    }
+    List<Row> rows = new ArrayList<>(good.size());
+    for (int i = 0; i < good.size(); i++) {
+      Row r = good.get(i);
+      Object[] values = new Object[schema.size()];
+      int k = 0;
+      for (int c = 0; c < data; c++) {
+        values[k++] = r.get(c);
+      }
+      if (policy == SchemaEvolution.RESCUE) {
+        values[k++] = r.get(rescued);
+      }
+      values[k++] = r.get(ingestedAt);
+      values[k++] = r.get(source);
+      values[k++] = r.get(batchId);
+      for (String column : added.values()) {
+        values[k++] = extras.get(i).get(column);
+      }
+      rows.add(Row.of(values));
+    }
+    return new Shaped(schema, rows);
+  }
+
+  /** The row's new fields as column name -> text; registers new columns in {@code added}. */
+  private Map<String, String> newFields(String json, String file, StructType base, StructType table,
+      Map<String, String> added) {
+    JsonNode rescued = parse(json, file);
+    Map<String, String> out = new LinkedHashMap<>();
+    for (Iterator<Map.Entry<String, JsonNode>> it = rescued.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> e = it.next();
+      String field = e.getKey();
+      if (policy == SchemaEvolution.FAIL_ON_NEW_COLUMNS) {
+        throw new NewColumnsException("Pipeline '" + pipeline + "': field '" + field + "' in file " + file
+            + " is not in the schema of bronze table " + tableUri + " (schema_evolution: failOnNewColumns); the batch"
+            + " was not written. Add the field to source.schema, or set schema_evolution to addNewColumns or rescue.",
+            field, file);
+      }
+      String column = columnFor(field, file, base, table, added);
+      out.put(column, e.getValue().isTextual() ? e.getValue().textValue() : e.getValue().toString());
+    }
+    return out;
+  }
+
+  private String columnFor(String field, String file, StructType base, StructType table, Map<String, String> added) {
+    String key = field.toLowerCase(java.util.Locale.ROOT);
+    String known = added.get(key);
+    if (known != null) {
+      return known;
+    }
+    int dot = Math.max(field.indexOf('.'), field.indexOf('['));
+    if (dot > 0 && base.indexOf(field.substring(0, dot)) >= 0) {
+      throw refused(field, file, "is new inside column '" + field.substring(0, dot) + "', and addNewColumns only"
+          + " adds top-level columns. Declare the nested field in source.schema, or use schema_evolution: rescue.");
+    }
+    if (base.indexOf(field) >= 0) {
+      throw refused(field, file, "has the name (ignoring case) of column '" + base.field(base.indexOf(field)).name()
+          + "' that the table already has. Rename the field in the input, or use schema_evolution: rescue.");
+    }
+    int existing = table.indexOf(field);
+    String column = existing >= 0 ? table.field(existing).name() : field;
+    added.put(key, column);
+    return column;
+  }
+
+  private NewColumnsException refused(String field, String file, String why) {
+    return new NewColumnsException("Pipeline '" + pipeline + "': field '" + field + "' in file " + file + " " + why,
+        field, file);
+  }
+
+  private JsonNode parse(String json, String file) {
+    try {
+      return MAPPER.readTree(json);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("Pipeline '" + pipeline + "': the rescued data of a row of file " + file
+          + " is not a JSON object (" + e.getOriginalMessage() + "); this is a bug in the files source", e);
+    }
+  }
+}

@@ -1,0 +1,95 @@
+package dev.sluice.bronze;
+
+import dev.sluice.config.SchemaEvolution;
+import dev.sluice.ingestion.Batch;
+import dev.sluice.ingestion.BatchFunction;
+import dev.sluice.table.Table;
+import dev.sluice.table.data.Row;
+import dev.sluice.table.types.StructType;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Writes one bronze batch: rows the source could not parse go to the quarantine table, the others to the bronze
+ * table, each append with {@code txn(appId, batchId)} ({@code <pipeline>:quarantine}, then {@code <pipeline>}) so
+ * that a batch re-run after a crash writes neither twice. The bronze commit always happens (even with no row) and
+ * carries the batch's ledger in its {@code operationMetrics}.
+ */
+final class BronzeWriter implements BatchFunction {
+  private final String pipeline;
+  private final Table table;
+  private final Table quarantine;
+  private final List<String> partitionBy;
+  private final SchemaEvolution policy;
+  private final BronzeRows shaper;
+
+  BronzeWriter(String pipeline, Table table, Table quarantine, List<String> partitionBy, SchemaEvolution policy) {
+    this.pipeline = pipeline;
+    this.table = table;
+    this.quarantine = quarantine;
+    this.partitionBy = List.copyOf(partitionBy);
+    this.policy = policy;
+    this.shaper = new BronzeRows(pipeline, policy, table.uri().toString());
+  }
+
+  @Override
+  public void call(Batch batch, long batchId) {
+    call(batch, batchId, Map.of());
+  }
+
+  @Override
+  public void call(Batch batch, long batchId, Map<String, Long> batchMetrics) {
+    StructType in = batch.schema();
+    int error = in.indexOf(BronzeColumns.CORRUPT_ERROR);
+    List<Row> good = new ArrayList<>();
+    List<Row> bad = new ArrayList<>();
+    for (Row r : batch.rows()) {
+      (r.isNullAt(error) ? good : bad).add(r);
+    }
+    Ledger ledger = new Ledger(batch.size(), good.size(), bad.size());
+    createIfMissing(in);
+    BronzeRows.Shaped shaped = shaper.shape(in, good, table.latestSnapshot().schema());
+    if (!bad.isEmpty()) {
+      writeQuarantine(in, bad, batchId);
+    }
+    Map<String, Long> metrics = new LinkedHashMap<>(batchMetrics);
+    metrics.putAll(ledger.metrics());
+    table.newAppend().txn(pipeline, batchId).schema(shaped.schema()).rows(shaped.rows())
+        .mergeSchema(policy == SchemaEvolution.ADD_NEW_COLUMNS).operation("STREAMING UPDATE")
+        .metric("batchId", batchId).metrics(metrics).commit();
+  }
+
+  private void createIfMissing(StructType in) {
+    if (table.exists()) {
+      return;
+    }
+    StructType schema = shaper.baseSchema(in);
+    for (String column : partitionBy) {
+      if (schema.indexOf(column) < 0) {
+        throw new IllegalArgumentException("Pipeline '" + pipeline + "': sink.partition_by names '" + column
+            + "', which is not a column of bronze table " + table.uri() + "; its columns are " + schema.fieldNames()
+            + ". Fix partition_by.");
+      }
+    }
+    table.create(schema).partitionBy(partitionBy.toArray(String[]::new)).ifNotExists().commit();
+  }
+
+  private void writeQuarantine(StructType in, List<Row> bad, long batchId) {
+    int raw = in.indexOf(BronzeColumns.CORRUPT_RECORD);
+    int error = in.indexOf(BronzeColumns.CORRUPT_ERROR);
+    int source = in.indexOf(BronzeColumns.SOURCE);
+    int batch = in.indexOf(BronzeColumns.BATCH_ID);
+    int ingestedAt = in.indexOf(BronzeColumns.INGESTED_AT);
+    List<Row> rows = new ArrayList<>(bad.size());
+    for (Row r : bad) {
+      rows.add(Row.of(r.get(raw), r.get(error), r.get(source), r.get(batch), r.get(ingestedAt)));
+    }
+    if (!quarantine.exists()) {
+      quarantine.create(BronzeColumns.QUARANTINE).ifNotExists().commit();
+    }
+    quarantine.newAppend().txn(pipeline + ":quarantine", batchId).rows(rows).operation("STREAMING UPDATE")
+        .metric("batchId", batchId).commit();
+  }
+}

@@ -1,0 +1,60 @@
+package dev.sluice.bronze;
+
+import dev.sluice.ingestion.Batch;
+import dev.sluice.ingestion.BatchTransformer;
+import dev.sluice.table.data.Row;
+import dev.sluice.table.types.PrimitiveType;
+import dev.sluice.table.types.StructType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Stamps every row of a batch with {@code _ingested_at} (the batch timestamp, the same when the batch is re-run)
+ * and {@code _batch_id}, and counts the batch's ledger so that it reaches the query's progress.
+ */
+final class LineageStep implements BatchTransformer {
+  /** What the files source adds after the data columns. */
+  private static final Set<String> SOURCE_ADDED = Set.of(BronzeColumns.RESCUED, BronzeColumns.SOURCE,
+      BronzeColumns.CORRUPT_RECORD, BronzeColumns.CORRUPT_ERROR);
+
+  private final String pipeline;
+
+  LineageStep(String pipeline) {
+    this.pipeline = pipeline;
+  }
+
+  @Override
+  public StructType outputSchema(StructType input) {
+    for (String name : SOURCE_ADDED) {
+      if (input.indexOf(name) < 0) {
+        throw new IllegalArgumentException("Pipeline '" + pipeline + "': the files source did not add column '" + name
+            + "'; bronze reads with includeSourceColumn=true and rescuedDataColumn=" + BronzeColumns.RESCUED);
+      }
+    }
+    for (String name : input.fieldNames()) {
+      if (!SOURCE_ADDED.contains(name)) {
+        SourceSchemas.checkName(pipeline, name);
+      }
+    }
+    return input.add(BronzeColumns.INGESTED_AT, PrimitiveType.TIMESTAMP).add(BronzeColumns.BATCH_ID, PrimitiveType.LONG);
+  }
+
+  @Override
+  public Batch apply(Batch batch, Context context) {
+    StructType schema = outputSchema(batch.schema());
+    int error = batch.schema().indexOf(BronzeColumns.CORRUPT_ERROR);
+    List<Row> out = new ArrayList<>(batch.size());
+    long quarantined = 0;
+    for (Row r : batch.rows()) {
+      Object[] values = java.util.Arrays.copyOf(r.toArray(), schema.size());
+      values[values.length - 2] = context.batchTimestamp();
+      values[values.length - 1] = context.batchId();
+      out.add(Row.of(values));
+      quarantined += r.isNullAt(error) ? 0 : 1;
+    }
+    Ledger ledger = new Ledger(batch.size(), batch.size() - quarantined, quarantined);
+    ledger.metrics().forEach(context::count);
+    return new Batch(schema, out);
+  }
+}
