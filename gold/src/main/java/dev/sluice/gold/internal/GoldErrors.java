@@ -1,0 +1,41 @@
+package dev.sluice.gold.internal;
+
+import dev.sluice.table.types.DataType;
+import dev.sluice.table.types.StructType;
+
+/** The messages of the gold layer's errors: problem, cause and fix, naming the option or column. */
+final class GoldErrors {
+  private GoldErrors() {}
+
+  static IllegalArgumentException badMeasure(String text) {
+    return new IllegalArgumentException("aggregate.measures: cannot read '" + text + "'; write"
+        + " <count|sum|avg|min|max>(<expression>) AS <name>, e.g. sum(amount) AS revenue or count(*) AS orders"
+        + " (only count takes *)");
+  }
+
+  static IllegalArgumentException unknownColumn(String name, String option, StructType input) {
+    return new IllegalArgumentException(option + ": there is no column '" + name + "' after the joins and columns"
+        + " of the pipeline; the columns are " + input.fieldNames() + ". Fix the name or add it under columns.");
+  }
+
+  static IllegalArgumentException windowNotTimestamp(String column, DataType type) {
+    return new IllegalArgumentException("aggregate.window.column: '" + column + "' is " + type + ", but a window"
+        + " needs a timestamp column; cast it under columns, e.g. {name: " + column + ", expr: \"to_timestamp("
+        + column + ")\"}");
+  }
+
+  static IllegalArgumentException notNumeric(String measure, DataType type) {
+    return new IllegalArgumentException("aggregate.measures: '" + measure + "' sums or averages a " + type
+        + " value, but sum and avg need a number; cast it in the measure, e.g. sum(CAST(x AS DOUBLE))");
+  }
+
+  static IllegalArgumentException notOrderable(String measure, DataType type) {
+    return new IllegalArgumentException("aggregate.measures: '" + measure + "' takes the min or max of a " + type
+        + " value, which has no order; use a string, number, date or timestamp expression");
+  }
+
+  static IllegalArgumentException notGold(String pipeline, String what) {
+    return new IllegalArgumentException("Pipeline '" + pipeline + "' cannot run as a gold pipeline: " + what
+        + ". Start it with the module of its layer, or fix its config.");
+  }
+}

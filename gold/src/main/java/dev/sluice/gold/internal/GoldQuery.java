@@ -1,0 +1,193 @@
+package dev.sluice.gold.internal;
+
+import dev.sluice.config.AggregateConfig;
+import dev.sluice.config.AggregateOutputMode;
+import dev.sluice.config.ColumnSpec;
+import dev.sluice.config.DerivedColumn;
+import dev.sluice.config.JoinConfig;
+import dev.sluice.config.JoinRefresh;
+import dev.sluice.config.JoinType;
+import dev.sluice.config.Layer;
+import dev.sluice.config.PipelineConfig;
+import dev.sluice.config.SluiceConfig;
+import dev.sluice.config.SourceFormat;
+import dev.sluice.config.WindowConfig;
+import dev.sluice.ingestion.SluiceSession;
+import dev.sluice.ingestion.StaticTable;
+import dev.sluice.ingestion.StreamFrame;
+import dev.sluice.ingestion.StreamingQuery;
+import dev.sluice.ingestion.Trigger;
+import dev.sluice.table.Table;
+import dev.sluice.table.types.DataType;
+import dev.sluice.table.types.DecimalType;
+import dev.sluice.table.types.PrimitiveType;
+import dev.sluice.table.types.StructField;
+import dev.sluice.table.types.StructType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** Builds and starts the streaming query of one gold pipeline (see {@code GoldPipeline}). */
+public final class GoldQuery {
+  private static final Pattern DECIMAL = Pattern.compile("decimal\\((\\d+),\\s*(\\d+)\\)");
+
+  private final SluiceSession session;
+  private final SluiceConfig config;
+  private final PipelineConfig pipeline;
+  private final AggregateConfig aggregate;
+  private final String goldUri;
+  private final LedgerState ledger = new LedgerState();
+
+  private GoldQuery(SluiceSession session, SluiceConfig config, PipelineConfig pipeline) {
+    this.session = session;
+    this.config = config;
+    this.pipeline = pipeline;
+    if (pipeline.layer() != Layer.GOLD) {
+      throw GoldErrors.notGold(pipeline.name(), "its layer is " + pipeline.layer());
+    }
+    this.aggregate = pipeline.aggregate().orElseThrow(() -> GoldErrors.notGold(pipeline.name(), "it has no aggregate"));
+    this.goldUri = config.tableUri(pipeline.sink().table()).toString();
+  }
+
+  /** Starts the pipeline's query. */
+  public static StreamingQuery start(SluiceSession session, SluiceConfig config, PipelineConfig pipeline,
+      Trigger trigger) {
+    return new GoldQuery(session, config, pipeline).start(trigger);
+  }
+
+  private StreamingQuery start(Trigger trigger) {
+    String silverUri = config.tableUri(pipeline.source().table().orElseThrow(
+        () -> GoldErrors.notGold(pipeline.name(), "its source names no table or pipeline"))).toString();
+    Table silver = session.table(silverUri);
+    Table gold = session.table(goldUri);
+    StreamFrame changes = session.readStream().format("delta").options(pipeline.source().options())
+        .option("readChangeFeed", "true").load(silverUri);
+    boolean append = aggregate.outputMode() == AggregateOutputMode.APPEND;
+    SnapshotRows snapshot = append ? null : new SnapshotRows(silver, gold,
+        aggregate.outputMode() == AggregateOutputMode.COMPLETE, pruneColumn(), windowMicros(true),
+        windowMicros(false), dimensions());
+    StreamFrame frame = transforms(changes.mapBatches("gold: tag change rows and read current rows",
+        new TagChanges(ledger, snapshot)));
+    var writer = append ? appendQuery(frame, gold) : frame.mapBatches("gold: ledger", new ChangeLedger(aggregate, ledger))
+        .writeStream().foreachBatch(new RecomputeGroups(aggregate, gold, pipeline.name(), pipeline.sink().partitionBy(), ledger));
+    return writer.queryName(pipeline.name()).trigger(trigger)
+        .option("checkpointLocation", goldUri + "/_checkpoints/" + pipeline.name())
+        .option("minBatchesToRetain", Integer.toString(config.defaults().minBatchesToRetain()))
+        .start();
+  }
+
+  /** Joins, then columns, then the filter. */
+  private StreamFrame transforms(StreamFrame frame) {
+    for (JoinConfig j : pipeline.joins()) {
+      StaticTable side = staticSide(j);
+      String[] keys = j.on().toArray(String[]::new);
+      frame = j.type() == JoinType.LEFT ? frame.leftJoin(side, keys) : frame.join(side, keys);
+    }
+    for (DerivedColumn c : pipeline.columns()) {
+      frame = frame.withColumn(c.name(), c.expr());
+    }
+    if (pipeline.filter().isPresent()) {
+      frame = frame.filter(pipeline.filter().get());
+    }
+    return frame;
+  }
+
+  private dev.sluice.ingestion.DataStreamWriter appendQuery(StreamFrame frame, Table gold) {
+    WindowConfig window = aggregate.window().orElseThrow(
+        () -> GoldErrors.notGold(pipeline.name(), "append mode needs aggregate.window"));
+    var watermark = aggregate.watermark().orElseThrow(
+        () -> GoldErrors.notGold(pipeline.name(), "append mode needs aggregate.watermark"));
+    List<String> aggregates = new ArrayList<>();
+    List<Measure> measures = aggregate.measures().stream().map(Measure::parse).toList();
+    for (int i = 0; i < measures.size(); i++) {
+      Measure m = measures.get(i);
+      String column = m.plainColumn();
+      if (m.argument() != null && column == null) {
+        column = "_gold_m" + i;
+        frame = frame.withColumn(column, m.argument());
+      }
+      aggregates.add(m.function().sqlName() + "(" + (column == null ? "*" : "`" + column + "`") + ") AS `"
+          + m.name() + "`");
+    }
+    Table late = session.table(lateUri());
+    frame = frame.mapBatches("gold: ledger and late changes", new AppendRouter(window.column(), windowMicros(true),
+        windowMicros(false), late, pipeline.name() + ":late-changes", ledger));
+    List<String> keys = new ArrayList<>();
+    keys.add("window(`" + window.column() + "`, '" + window.size().text() + "', '" + window.slide().text() + "')");
+    keys.addAll(aggregate.groupBy());
+    return frame.withWatermark(watermark.column(), watermark.delay().text())
+        .groupBy(keys.toArray(String[]::new)).agg(aggregates.toArray(String[]::new))
+        .writeStream().outputMode("append").option("lateRowsTable", lateUri())
+        .foreachBatch(new AppendWindows(gold, pipeline.name(), pipeline.sink().partitionBy(),
+            aggregate.groupBy().size()));
+  }
+
+  private String lateUri() {
+    return config.tableUri(pipeline.sink().table() + "_late").toString();
+  }
+
+  private StaticTable staticSide(JoinConfig j) {
+    StaticTable side;
+    if (j.table().isPresent()) {
+      side = session.staticTable(config.tableUri(j.table().get()).toString());
+    } else if (j.format() == SourceFormat.DELTA) {
+      side = session.staticTable(config.tableUri(j.path().orElseThrow()).toString());
+    } else {
+      side = session.staticFiles(j.path().orElseThrow(), j.format().yamlName(), schemaOf(j.schema()));
+    }
+    return j.refresh() == JoinRefresh.ONCE ? side.refreshNever() : side.refreshEveryBatch();
+  }
+
+  /** The Delta tables joined every batch: a new version of one means every group may have moved. */
+  private List<Dimension> dimensions() {
+    List<Dimension> out = new ArrayList<>();
+    List<JoinConfig> joins = pipeline.joins();
+    for (int i = 0; i < joins.size(); i++) {
+      JoinConfig j = joins.get(i);
+      if (j.refresh() != JoinRefresh.EVERY_BATCH) {
+        continue;
+      }
+      if (j.table().isPresent()) {
+        out.add(new Dimension(i, session.table(config.tableUri(j.table().get()).toString())));
+      } else if (j.format() == SourceFormat.DELTA && j.path().isPresent()) {
+        out.add(new Dimension(i, session.table(config.tableUri(j.path().get()).toString())));
+      }
+    }
+    return out;
+  }
+
+  /** The window column when it is silver's own (not made by a join or a column): snapshot scans prune by it. */
+  private String pruneColumn() {
+    if (aggregate.window().isEmpty()) {
+      return null;
+    }
+    String column = aggregate.window().get().column();
+    boolean derived = pipeline.columns().stream().anyMatch(c -> c.name().equalsIgnoreCase(column));
+    return derived ? null : column;
+  }
+
+  private long windowMicros(boolean size) {
+    return aggregate.window().map(w -> (size ? w.size() : w.slide()).duration().toNanos() / 1000).orElse(0L);
+  }
+
+  private static StructType schemaOf(List<ColumnSpec> columns) {
+    if (columns.isEmpty()) {
+      return null;
+    }
+    List<StructField> fields = new ArrayList<>();
+    for (ColumnSpec c : columns) {
+      fields.add(StructField.of(c.name(), typeOf(c.type()), c.nullable()));
+    }
+    return new StructType(fields);
+  }
+
+  private static DataType typeOf(String name) {
+    Matcher m = DECIMAL.matcher(name);
+    if (m.matches()) {
+      return DecimalType.of(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)));
+    }
+    return PrimitiveType.fromName(name).orElseThrow(
+        () -> new IllegalArgumentException("joins.schema: unknown type '" + name + "'"));
+  }
+}

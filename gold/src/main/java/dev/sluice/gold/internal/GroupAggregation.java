@@ -1,0 +1,235 @@
+package dev.sluice.gold.internal;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.sluice.config.AggregateConfig;
+import dev.sluice.config.WindowConfig;
+import dev.sluice.ingestion.expr.BoundExpression;
+import dev.sluice.ingestion.expr.EvalContext;
+import dev.sluice.ingestion.expr.Expressions;
+import dev.sluice.table.data.Row;
+import dev.sluice.table.types.DataType;
+import dev.sluice.table.types.PrimitiveType;
+import dev.sluice.table.types.StructField;
+import dev.sluice.table.types.StructType;
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+
+/**
+ * A gold aggregate evaluated as plain batch code over rows of one schema (after joins, columns and
+ * filter): which groups a row belongs to (its group-by values and, with a window, each window that
+ * contains its event time, with the engine's window formulas) and the measures of the groups.
+ *
+ * <p>Output rows are {@code window_start, window_end} (with a window), the group-by columns, the
+ * measures, and {@code _group_key}: a canonical JSON text of the group's key values. It is the MERGE key
+ * of the gold table, because SQL equality, and so MERGE, never matches a null group value.
+ */
+final class GroupAggregation {
+  static final String WINDOW_START = "window_start";
+  static final String WINDOW_END = "window_end";
+  static final String GROUP_KEY = "_group_key";
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final List<String> groupBy;
+  private final int[] groupColumns;
+  private final int timeColumn;
+  private final long sizeMicros;
+  private final long slideMicros;
+  private final List<Measure> measures;
+  private final BoundExpression[] arguments;
+  private final DataType[] argumentTypes;
+  private final DataType[] resultTypes;
+  private final StructType outputSchema;
+
+  GroupAggregation(AggregateConfig config, StructType input) {
+    this.groupBy = config.groupBy();
+    this.groupColumns = new int[groupBy.size()];
+    List<StructField> out = new ArrayList<>();
+    WindowConfig window = config.window().orElse(null);
+    if (window != null) {
+      timeColumn = column(input, window.column(), "aggregate.window.column");
+      if (input.field(timeColumn).type() != PrimitiveType.TIMESTAMP) {
+        throw GoldErrors.windowNotTimestamp(window.column(), input.field(timeColumn).type());
+      }
+      sizeMicros = window.size().duration().toNanos() / 1000;
+      slideMicros = window.slide().duration().toNanos() / 1000;
+      out.add(StructField.of(WINDOW_START, PrimitiveType.TIMESTAMP, true));
+      out.add(StructField.of(WINDOW_END, PrimitiveType.TIMESTAMP, true));
+    } else {
+      timeColumn = -1;
+      sizeMicros = 0;
+      slideMicros = 0;
+    }
+    for (int i = 0; i < groupColumns.length; i++) {
+      groupColumns[i] = column(input, groupBy.get(i), "aggregate.group_by");
+      out.add(StructField.of(groupBy.get(i), input.field(groupColumns[i]).type(), true));
+    }
+    this.measures = config.measures().stream().map(Measure::parse).toList();
+    this.arguments = new BoundExpression[measures.size()];
+    this.argumentTypes = new DataType[measures.size()];
+    this.resultTypes = new DataType[measures.size()];
+    for (int i = 0; i < arguments.length; i++) {
+      Measure m = measures.get(i);
+      arguments[i] = m.argument() == null ? null : Expressions.bind(m.argument(), input);
+      argumentTypes[i] = arguments[i] == null ? PrimitiveType.LONG : arguments[i].type();
+      resultTypes[i] = Accumulator.resultType(m.function(), argumentTypes[i], config.measures().get(i));
+      out.add(StructField.of(m.name(), resultTypes[i], true));
+    }
+    out.add(StructField.of(GROUP_KEY, PrimitiveType.STRING, true));
+    this.outputSchema = new StructType(out);
+  }
+
+  private static int column(StructType input, String name, String option) {
+    int i = input.indexOf(name);
+    if (i < 0) {
+      throw GoldErrors.unknownColumn(name, option, input);
+    }
+    return i;
+  }
+
+  StructType outputSchema() {
+    return outputSchema;
+  }
+
+  List<Measure> measures() {
+    return measures;
+  }
+
+  boolean windowed() {
+    return timeColumn >= 0;
+  }
+
+  /** The event time of a row (null without a window or when the row has none). */
+  Instant eventTime(Row row) {
+    return timeColumn < 0 ? null : (Instant) row.get(timeColumn);
+  }
+
+  /** The groups {@code row} contributes to: none when windowed and its event time is null. */
+  List<Group> groupsOf(Row row) {
+    Object[] values = new Object[groupColumns.length];
+    for (int i = 0; i < values.length; i++) {
+      values[i] = row.get(groupColumns[i]);
+    }
+    if (timeColumn < 0) {
+      return List.of(new Group(values, null, null));
+    }
+    Instant t = (Instant) row.get(timeColumn);
+    if (t == null) {
+      return List.of();
+    }
+    List<Group> out = new ArrayList<>(2);
+    for (long start : windowStarts(micros(t), sizeMicros, slideMicros)) {
+      out.add(new Group(values, instant(start), instant(start + sizeMicros)));
+    }
+    return out;
+  }
+
+  /** Aggregates {@code rows} into the groups {@code wanted} accepts, by group key. */
+  Map<String, Row> aggregate(Iterable<Row> rows, Predicate<String> wanted, EvalContext context) {
+    Map<String, Accumulator[]> accumulators = new LinkedHashMap<>();
+    Map<String, Group> groups = new LinkedHashMap<>();
+    for (Row row : rows) {
+      for (Group g : groupsOf(row)) {
+        String key = g.key();
+        if (!wanted.test(key)) {
+          continue;
+        }
+        Accumulator[] acc = accumulators.computeIfAbsent(key, k -> newAccumulators());
+        groups.putIfAbsent(key, g);
+        for (int i = 0; i < acc.length; i++) {
+          acc[i].add(arguments[i] == null ? Boolean.TRUE : arguments[i].eval(row, context));
+        }
+      }
+    }
+    Map<String, Row> out = new LinkedHashMap<>();
+    accumulators.forEach((key, acc) -> out.put(key, outputRow(groups.get(key), acc)));
+    return out;
+  }
+
+  private Accumulator[] newAccumulators() {
+    Accumulator[] acc = new Accumulator[measures.size()];
+    for (int i = 0; i < acc.length; i++) {
+      acc[i] = Accumulator.create(measures.get(i).function(), argumentTypes[i], resultTypes[i]);
+    }
+    return acc;
+  }
+
+  private Row outputRow(Group g, Accumulator[] acc) {
+    Object[] values = new Object[outputSchema.size()];
+    int at = 0;
+    if (timeColumn >= 0) {
+      values[at++] = g.windowStart();
+      values[at++] = g.windowEnd();
+    }
+    for (Object v : g.values()) {
+      values[at++] = v;
+    }
+    for (Accumulator a : acc) {
+      values[at++] = a.result();
+    }
+    values[at] = g.key();
+    return Row.of(values);
+  }
+
+  /** A row of the output schema that only carries a group key (the source of a MERGE delete). */
+  Row deletionMarker(String key) {
+    Object[] values = new Object[outputSchema.size()];
+    values[values.length - 1] = key;
+    return Row.of(values);
+  }
+
+  /** The starts of the windows containing {@code t} (Spark's TimeWindowing, start offset 0). */
+  static List<Long> windowStarts(long t, long size, long slide) {
+    long lastStart = t - Math.floorMod(t, slide);
+    List<Long> out = new ArrayList<>(2);
+    for (long start = lastStart; t < start + size; start -= slide) {
+      out.add(start);
+    }
+    return out;
+  }
+
+  static long micros(Instant t) {
+    return Math.addExact(Math.multiplyExact(t.getEpochSecond(), 1_000_000L), t.getNano() / 1000);
+  }
+
+  static Instant instant(long micros) {
+    return Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1000L);
+  }
+
+  /** One group: its group-by values and window; {@link #key()} is its canonical text. */
+  record Group(Object[] values, Instant windowStart, Instant windowEnd) {
+    String key() {
+      List<Object> parts = new ArrayList<>(values.length + 1);
+      if (windowStart != null) {
+        parts.add(windowStart.toString());
+      }
+      for (Object v : values) {
+        parts.add(canonical(v));
+      }
+      try {
+        return JSON.writeValueAsString(parts);
+      } catch (JsonProcessingException e) {
+        throw new IllegalStateException("A group key could not be rendered as JSON: " + parts, e);
+      }
+    }
+
+    private static Object canonical(Object v) {
+      if (v instanceof BigDecimal d) {
+        return d.signum() == 0 ? "0" : d.stripTrailingZeros().toPlainString();
+      }
+      if (v instanceof byte[] b) {
+        return Base64.getEncoder().encodeToString(b);
+      }
+      if (v instanceof String || v instanceof Number || v instanceof Boolean || v == null) {
+        return v;
+      }
+      return v.toString();
+    }
+  }
+}

@@ -1,0 +1,103 @@
+package dev.sluice.gold.internal;
+
+import dev.sluice.config.AggregateOutputMode;
+import dev.sluice.ingestion.Batch;
+import dev.sluice.ingestion.BatchFunction;
+import dev.sluice.ingestion.expr.EvalContext;
+import dev.sluice.table.CommitResult;
+import dev.sluice.table.Table;
+import dev.sluice.table.data.CloseableIterator;
+import dev.sluice.table.data.Row;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The sink of update and complete mode. Update: the groups touched by any change row of the batch
+ * (pre-images, post-images, inserts and deletes, after joins, columns and filter) are recomputed from the
+ * snapshot rows of the batch and MERGEd into gold by {@code _group_key}; touched groups that have no row
+ * left are deleted. After a dimension change every group is recomputed, and groups not in the result
+ * are deleted. Complete: the whole result replaces the table. Either way one commit per batch with
+ * {@code txn(appId, batchId)} and the batch's counters (the ledger) in its {@code operationMetrics}.
+ */
+final class RecomputeGroups implements BatchFunction {
+  private final dev.sluice.config.AggregateConfig config;
+  private final AggregateOutputMode mode;
+  private final Table gold;
+  private final String appId;
+  private final List<String> partitionBy;
+  private final LedgerState ledger;
+  private volatile CommitResult lastResult;
+
+  RecomputeGroups(dev.sluice.config.AggregateConfig config, Table gold, String appId, List<String> partitionBy,
+      LedgerState ledger) {
+    this.config = config;
+    this.mode = config.outputMode();
+    this.gold = gold;
+    this.appId = appId;
+    this.partitionBy = List.copyOf(partitionBy);
+    this.ledger = ledger;
+  }
+
+  @Override
+  public void call(Batch batch, long batchId) {
+    call(batch, batchId, Map.of());
+  }
+
+  @Override
+  public void call(Batch batch, long batchId, Map<String, Long> batchMetrics) {
+    long rowsIn = batchMetrics.getOrDefault(Ledger.ROWS_IN, 0L);
+    boolean full = batchMetrics.getOrDefault(SnapshotRows.FULL, 0L) > 0;
+    if (rowsIn == 0 && !full) {
+      return;
+    }
+    GroupAggregation aggregation = new GroupAggregation(config, batch.schema());
+    int snapshot = batch.schema().indexOf(TagChanges.SNAPSHOT);
+    List<Row> current = new ArrayList<>();
+    Set<String> touched = new HashSet<>();
+    for (Row r : batch.rows()) {
+      if ((Boolean) r.get(snapshot)) {
+        current.add(r);
+      } else {
+        aggregation.groupsOf(r).forEach(g -> touched.add(g.key()));
+      }
+    }
+    Map<String, Row> result = aggregation.aggregate(current, full ? k -> true : touched::contains,
+        EvalContext.of(ledger.batchTimestamp()));
+    Map<String, Long> metrics = new TreeMap<>(batchMetrics);
+    if (!gold.exists()) {
+      gold.create(aggregation.outputSchema()).partitionBy(partitionBy.toArray(String[]::new)).ifNotExists().commit();
+    }
+    if (mode == AggregateOutputMode.COMPLETE) {
+      lastResult = gold.newOverwrite().schema(aggregation.outputSchema()).rows(new ArrayList<>(result.values()))
+          .txn(appId, batchId).metrics(metrics).operation("STREAMING COMPLETE").commit();
+      return;
+    }
+    Set<String> deletes = new HashSet<>(full ? existingGroups() : touched);
+    deletes.removeAll(result.keySet());
+    List<Row> source = new ArrayList<>(result.values());
+    deletes.forEach(k -> source.add(aggregation.deletionMarker(k)));
+    lastResult = gold.newMerge().source(aggregation.outputSchema(), source).on(GroupAggregation.GROUP_KEY)
+        .whenMatchedDelete(rows -> deletes.contains((String) rows.source(GroupAggregation.GROUP_KEY)),
+            "the group has no rows left")
+        .whenMatchedUpdate()
+        .whenNotMatchedInsert(rows -> !deletes.contains((String) rows.source(GroupAggregation.GROUP_KEY)))
+        .txn(appId, batchId).metrics(metrics).operation("STREAMING UPDATE").commit();
+  }
+
+  private Set<String> existingGroups() {
+    Set<String> out = new HashSet<>();
+    try (CloseableIterator<Row> it = gold.latestSnapshot().scan().select(GroupAggregation.GROUP_KEY).build().rows()) {
+      it.forEachRemaining(r -> out.add((String) r.get(0)));
+    }
+    return out;
+  }
+
+  /** The last commit (or skip), for tests. */
+  CommitResult lastResult() {
+    return lastResult;
+  }
+}
