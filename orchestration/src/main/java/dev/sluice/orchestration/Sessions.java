@@ -1,0 +1,23 @@
+package dev.sluice.orchestration;
+
+import dev.sluice.config.SluiceConfig;
+import dev.sluice.config.StorageConfig;
+import dev.sluice.ingestion.SluiceSession;
+
+/** Opens an engine session with a configuration's storage settings. */
+public final class Sessions {
+  private Sessions() {}
+
+  public static SluiceSession forConfig(SluiceConfig config) {
+    SluiceSession.Builder b = SluiceSession.builder();
+    StorageConfig s = config.storage();
+    if (s != null) {
+      s.endpoint().ifPresent(e -> b.storageOption("endpoint", e.toString()));
+      s.region().ifPresent(r -> b.storageOption("region", r));
+      b.storageOption("path-style", Boolean.toString(s.pathStyle()));
+      s.accessKeyId().ifPresent(k -> b.storageOption("access-key-id", k.value()));
+      s.secretAccessKey().ifPresent(k -> b.storageOption("secret-access-key", k.value()));
+    }
+    return b.build();
+  }
+}
