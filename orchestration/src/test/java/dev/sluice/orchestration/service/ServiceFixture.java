@@ -46,6 +46,11 @@ final class ServiceFixture {
 
   /** The config; {@code bronzeSchedule} is YAML for bronze's schedule, e.g. {@code {every: 1 second}}. */
   String yaml(String bronzeSchedule) {
+    return yaml(bronzeSchedule, null);
+  }
+
+  /** With a schedule of silver's own too, when {@code silverSchedule} is not null. */
+  String yaml(String bronzeSchedule, String silverSchedule) {
     return """
         warehouse: %s
         defaults: {trigger: available_now, max_files_per_trigger: 1}
@@ -66,18 +71,23 @@ final class ServiceFixture {
             layer: silver
             source: {pipeline: events_bronze}
             sink: {table: silver/events, merge: {keys: [id], sequence_by: updated_at}}
-            after: [events_bronze]
+            after: [events_bronze]%s
           - name: totals_gold
             layer: gold
             source: {pipeline: events_silver}
             aggregate: {group_by: [customer], measures: ["sum(amount) AS total", "count(*) AS n"]}
             sink: {table: gold/totals}
             after: [events_silver]
-        """.formatted(warehouse, input, bronzeSchedule);
+        """.formatted(warehouse, input, bronzeSchedule,
+        silverSchedule == null ? "" : "\n    schedule: " + silverSchedule);
   }
 
   SluiceConfig config(String bronzeSchedule) {
-    return ConfigLoader.parse(yaml(bronzeSchedule), "test.yaml", Map.of());
+    return config(bronzeSchedule, null);
+  }
+
+  SluiceConfig config(String bronzeSchedule, String silverSchedule) {
+    return ConfigLoader.parse(yaml(bronzeSchedule, silverSchedule), "test.yaml", Map.of());
   }
 
   Path writeConfig(String bronzeSchedule) {
