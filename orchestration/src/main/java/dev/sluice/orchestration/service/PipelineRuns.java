@@ -23,19 +23,7 @@ import org.slf4j.LoggerFactory;
  * Runs one pipeline when its job fires, records the run, and decides what follows: a retry after a failure,
  * the downstream pipelines after a success.
  *
- * <p>The {@code after} rule. A pipeline D with {@code after: [U1, …, Un]}:
- * <ol>
- *   <li>is fired (cause {@link Cause#UPSTREAM}) when a run of some Ui succeeds, unless the latest recorded run
- *       of another Uj failed or was stopped; an Uj that has not run since the service started does not hold D
- *       back (its table is as an earlier process left it);
- *   <li>is skipped, with no run record, whenever it fires for any cause but {@link Cause#MANUAL} while the
- *       latest recorded run of one of its {@code after} upstreams did not succeed — so a failing upstream
- *       stops its downstream even when the downstream has a schedule of its own;
- *   <li>gets at most one pending upstream fire: successes of its upstreams while that fire waits are covered
- *       by it (it reads everything committed when it starts).
- * </ol>
- * Only {@code after} counts here ({@code source.pipeline} and join pipelines order {@code sluice run}, not the
- * service). Continuous pipelines never finish a run, so they trigger no downstream and are never fired by one.
+ * <p>The {@code after} rule and the retries are as {@link SluiceService} documents them.
  */
 final class PipelineRuns {
   private static final Logger LOG = LoggerFactory.getLogger(SluiceService.class);

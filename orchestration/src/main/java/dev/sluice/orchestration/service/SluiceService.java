@@ -28,13 +28,25 @@ import org.slf4j.LoggerFactory;
  *       pipeline never overlap: a fire that comes while the pipeline runs waits for the run to end and then
  *       fires once (Quartz misfire handling: fire now / fire and proceed), never as a burst.
  *   <li>A pipeline with {@code after: [upstream…]} also runs when an upstream run succeeds, and not while
- *       an upstream's latest run failed (the exact rule is on {@code PipelineRuns}); without a schedule this is
- *       the only way it runs.
+ *       an upstream's latest run failed (the rule below); without a schedule this is the only way it runs.
  *   <li>A pipeline whose trigger is {@code processing_time} runs as a continuous query from start to stop.
  *   <li>A failed run is recorded with its message and retried per {@link ServiceOptions#retry()}.
  *   <li>{@link #stop()} is graceful: no new fires, every running query stops at its next batch boundary
  *       (nothing half-committed), then the scheduler shuts down.
  * </ul>
+ *
+ * <p>The {@code after} rule, for a pipeline D with {@code after: [U1, …, Un]}: (1) when a run of some Ui
+ * succeeds, D is fired (cause {@link Cause#UPSTREAM}) unless the latest recorded run of one of its {@code after}
+ * upstreams failed or was stopped — an upstream that has not run since the service started does not hold D back;
+ * (2) whenever D fires for any cause but {@link Cause#MANUAL}, it is skipped (logged, no run record) while such a
+ * failed latest upstream run exists, so a failing upstream stops its downstream even when the downstream has a
+ * schedule of its own; (3) D has at most one upstream fire pending: it reads everything committed when it starts.
+ * Only {@code after} counts ({@code source.pipeline} and join pipelines order {@code sluice run}, not the
+ * service). Continuous pipelines never finish a run, so they fire no downstream and are not fired by one.
+ *
+ * <p>Retries: a failed run (any cause) is fired again after {@link RetryPolicy#backoff(int)} as attempt n+1 (cause
+ * {@link Cause#RETRY}; a continuous pipeline restarts as {@link Cause#CONTINUOUS}) until
+ * {@link RetryPolicy#attempts()} tries have failed; then it waits for its next fire.
  *
  * <p>Typical use, as {@code sluice serve} does: {@code try (SluiceService s = SluiceService.start(config,
  * ServiceOptions.defaults()).stopOnShutdown()) { s.awaitStop(); }}.
