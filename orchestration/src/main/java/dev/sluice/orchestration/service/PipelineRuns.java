@@ -76,6 +76,7 @@ final class PipelineRuns {
     try {
       RunRecord r = execute(p, cause, attempt);
       history.add(r);
+      RunLog.write(session, config, p, r);
       switch (r.outcome()) {
         case SUCCEEDED -> succeeded(r);
         case FAILED -> failed(r);

@@ -53,6 +53,13 @@ class FailureTest {
       assertThat(service.runs(SILVER)).isEmpty();
       assertThat(service.runs(GOLD)).isEmpty();
       assertThat(f.table(session, "silver/events").exists()).isFalse();
+      // the failure is also on disk, where `sluice status` (another process) reads it
+      var config = f.config("{every: 1 hour}");
+      assertThat(RunLog.read(session, config, config.pipeline(BRONZE).orElseThrow())).hasValueSatisfying(r -> {
+        assertThat(r.outcome()).isEqualTo(Outcome.FAILED);
+        assertThat(r.attempt()).isEqualTo(3);
+        assertThat(r.error()).hasValueSatisfying(e -> assertThat(e).contains("injected failure in bronze batch 0"));
+      });
 
       // bronze recovers on a manual run; silver and gold follow it
       BatchInterceptor.REGISTRY.clear();
