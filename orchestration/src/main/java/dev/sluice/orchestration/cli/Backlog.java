@@ -50,6 +50,11 @@ abstract class Backlog {
     return new Unknown();
   }
 
+  /** No backlog to show (continuous runs: only batches and rows). */
+  static Backlog unknown() {
+    return new Unknown();
+  }
+
   /** The last committed batch's end offset of the query's first source. */
   static Optional<SourceOffset> committedOffset(QueryCheckpoint checkpoint) {
     OptionalLong batch = checkpoint.latestCommitBatch();

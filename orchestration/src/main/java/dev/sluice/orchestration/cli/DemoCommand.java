@@ -108,9 +108,9 @@ final class DemoCommand implements Callable<Integer> {
     out.render().forEach(l -> t.result("  " + l));
     Map<String, String> last = table.history(1).get(0).operationMetrics();
     if (last.containsKey("numTargetRowsInserted")) {
-      t.result("  this run: " + last.get("numTargetRowsInserted") + " windows added, "
+      t.result("  this run: " + last.get("numTargetRowsInserted") + " gold rows added, "
           + last.getOrDefault("numTargetRowsUpdated", "0") + " updated, " + last.getOrDefault("numTargetRowsDeleted", "0")
-          + " deleted (gold is recomputed exactly for every window the new rows touch)");
+          + " deleted (every window the new rows touch is recomputed exactly)");
     }
   }
 

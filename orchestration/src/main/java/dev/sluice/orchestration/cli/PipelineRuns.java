@@ -101,8 +101,15 @@ final class PipelineRuns implements AutoCloseable {
         continue;
       }
       Trigger trigger = trigger(p.trigger());
+      if (!awaitSourceTable(p, continuous)) {
+        out.add(report(new Outcome(p.name(), false, 0, 0, Map.of(), stopping ? "not run: stopped by a signal"
+            : "not run: its upstream stopped before writing " + p.source().table().orElse("its table"))));
+        failed.add(p.name());
+        continue;
+      }
       // Several continuous queries print at once: plain lines, never a redrawn bar.
-      RunProgress progress = new RunProgress(terminal, p.name(), Backlog.of(session, config, p), trigger.isFinite());
+      RunProgress progress = new RunProgress(terminal, p.name(),
+          trigger.isFinite() ? Backlog.of(session, config, p) : Backlog.unknown(), trigger.isFinite());
       session.streams().addListener(progress);
       long started = System.nanoTime();
       StreamingQuery q;
@@ -136,6 +143,38 @@ final class PipelineRuns implements AutoCloseable {
     }
     out.addAll(awaitContinuous(continuous));
     return out;
+  }
+
+  /**
+   * A downstream of a continuous pipeline can only start once that pipeline has created its table: waits
+   * for it while an upstream query still runs. False when it never appeared.
+   */
+  private boolean awaitSourceTable(PipelineConfig p, List<StreamingQuery> running) {
+    if (p.source().table().isEmpty()) {
+      return true;
+    }
+    String name = p.source().table().get();
+    dev.sluice.table.Table source = session.table(config.tableUri(name).toString());
+    boolean told = false;
+    while (!source.exists()) {
+      if (running.isEmpty()) {
+        return true;   // nothing running will create it: starting reports why (the layer's message)
+      }
+      if (stopping || running.stream().noneMatch(StreamingQuery::isActive)) {
+        return false;
+      }
+      if (!told) {
+        terminal.info(p.name() + ": waiting for " + name + " (its upstream has not written its first batch yet)");
+        told = true;
+      }
+      try {
+        Thread.sleep(250);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
+    }
+    return true;
   }
 
   private List<Outcome> awaitContinuous(List<StreamingQuery> queries) {

@@ -52,7 +52,8 @@ final class RunProgress implements StreamingQueryListener {
       if (bar) {
         terminal.redraw(bar());
         drawn = true;
-      } else {
+      } else if (progress.numInputRows() > 0 || backlog.total() >= 0) {
+        // a continuous query's empty batches (no new data, or only a watermark move) are not news
         terminal.info(line(progress));
       }
     }
