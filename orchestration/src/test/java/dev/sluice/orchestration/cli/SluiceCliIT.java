@@ -193,6 +193,30 @@ class SluiceCliIT {
     assertThat(failed.exitCode()).as(failed.toString()).isEqualTo(1);
     assertThat(failed.err()).contains("FAILED  orders_bronze", "FAILED  orders_silver  not run because its upstream")
         .doesNotContain("\tat ");
+
+    // a batch that fails inside the query: its message (what, where, the fix), still no stack trace
+    Files.createDirectories(dir.resolve("odd"));
+    Files.writeString(dir.resolve("odd/a.json"), "{\"order_id\":\"o-1\",\"coupon\":\"X\"}\n");
+    Path strict = dir.resolve("strict.yaml");
+    Files.writeString(strict, """
+        warehouse: %s
+        pipelines:
+          - name: strict_bronze
+            layer: bronze
+            source:
+              format: json
+              path: %s
+              schema: [{name: order_id, type: string}]
+              schema_evolution: failOnNewColumns
+            sink: {table: bronze/strict}
+        """.formatted(dir.resolve("strict").toUri(), dir.resolve("odd")));
+    SluiceProcess.Result inBatch = sluice("run", strict.toString(), "--available-now");
+    assertThat(inBatch.exitCode()).as(inBatch.toString()).isEqualTo(1);
+    assertThat(inBatch.err()).contains("FAILED  strict_bronze", "field 'coupon'", "schema_evolution")
+        .doesNotContain("\tat ");
+    SluiceProcess.Result verbose = sluice("run", strict.toString(), "--available-now", "--verbose");
+    assertThat(verbose.exitCode()).isEqualTo(1);
+    assertThat(verbose.err()).contains("\tat ");
   }
 
   @Test
