@@ -7,8 +7,9 @@ import java.util.List;
 /**
  * Runs the table-format and streaming engine benchmarks and prints one JSON line per figure.
  *
- * <p>Usage: {@code Bench [append|snapshot|merge|ingest|state|all] [--rows N] [--dir DIR]}. Figures are measured on a
- * warm JVM after a smaller warm-up pass; they are not assertions.
+ * <p>Usage: {@code Bench [append|snapshot|merge|ingest|state|all|pipeline] [--rows N] [--dir DIR]}. Figures are
+ * measured on a warm JVM after a smaller warm-up pass; they are not assertions. {@code pipeline} (not part of
+ * {@code all}: it takes minutes) runs {@code --rows} order events through examples/orders, bronze to gold.
  */
 public final class Bench {
   private Bench() {}
@@ -41,6 +42,9 @@ public final class Bench {
     }
     if (which.equals("state") || which.equals("all")) {
       System.out.println(Json.write(StatefulBench.run(dir.resolve("state"), 1_000_000, 10, 300_000)));
+    }
+    if (which.equals("pipeline")) {
+      PipelineBench.run(dir.resolve("pipeline"), rows).forEach(figure -> System.out.println(Json.write(figure)));
     }
     if (which.equals("merge") || which.equals("all")) {
       System.out.println(Json.write(MergeBench.run(dir.resolve("merge-recent"), 1_000_000, true)));

@@ -1,0 +1,59 @@
+package dev.sluice.orchestration.cli;
+
+import dev.sluice.ingestion.QueryProgress;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The row ledger of the layers ({@code ledger.*} counters): rowsIn = written + deduplicated + late + … */
+final class Ledger {
+  static final String PREFIX = "ledger.";
+  static final List<String> OUTCOMES = List.of("written", "deduplicated", "late", "quarantined", "filtered", "dropped");
+
+  private Ledger() {}
+
+  /** The ledger counters of commit or progress metrics, without the prefix, rowsIn first; empty when none. */
+  static Map<String, Long> of(Map<String, ?> metrics) {
+    Map<String, Long> out = new LinkedHashMap<>();
+    for (String k : concat("rowsIn", OUTCOMES)) {
+      Object v = metrics.get(PREFIX + k);
+      if (v != null) {
+        out.put(k, Long.parseLong(v.toString()));
+      }
+    }
+    return out;
+  }
+
+  /** The ledger summed over batches. */
+  static Map<String, Long> sum(List<QueryProgress> progress) {
+    Map<String, Long> out = new LinkedHashMap<>();
+    for (QueryProgress p : progress) {
+      of(p.observedMetrics()).forEach((k, v) -> out.merge(k, v, Long::sum));
+    }
+    return out;
+  }
+
+  /** {@code 2,000 in = 1,997 written + 3 quarantined} (zero outcomes left out); empty text without a ledger. */
+  static String text(Map<String, Long> ledger) {
+    if (!ledger.containsKey("rowsIn")) {
+      return "";
+    }
+    StringBuilder sb = new StringBuilder(Values.count(ledger.get("rowsIn"))).append(" in = ");
+    String sep = "";
+    for (String k : OUTCOMES) {
+      long v = ledger.getOrDefault(k, 0L);
+      if (v != 0 || k.equals("written")) {
+        sb.append(sep).append(Values.count(v)).append(' ').append(k);
+        sep = " + ";
+      }
+    }
+    return sb.toString();
+  }
+
+  private static List<String> concat(String first, List<String> rest) {
+    List<String> out = new java.util.ArrayList<>();
+    out.add(first);
+    out.addAll(rest);
+    return out;
+  }
+}

@@ -1,0 +1,78 @@
+package dev.sluice.orchestration.cli;
+
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.sluice.config.PipelineConfig;
+import dev.sluice.config.SluiceConfig;
+import dev.sluice.ingestion.SluiceSession;
+import dev.sluice.orchestration.Sessions;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+/** {@code sluice status}: per pipeline, its last batch from the checkpoint and its table's last commit. */
+@Command(name = "status", header = "Show each pipeline's last batch, table version and ledger.",
+    description =
+    "Per pipeline: its last batch from the checkpoint (id, time, watermark, a batch planned but not "
+    + "committed), its table's latest version with the row ledger of that commit, and the state the "
+    + "checkpoint keeps.")
+final class StatusCommand implements Callable<Integer> {
+  @ParentCommand
+  SluiceCli root;
+
+  @Parameters(index = "0", paramLabel = "<config>", description = "The pipelines YAML file.")
+  Path config;
+
+  @Option(names = "--json", description = "Print JSON (an array, one object per pipeline).")
+  boolean json;
+
+  @Override
+  public Integer call() throws Exception {
+    SluiceConfig c = Pipelines.load(config);
+    List<PipelineStatus> statuses = new ArrayList<>();
+    try (SluiceSession session = Sessions.forConfig(c)) {
+      for (PipelineConfig p : Pipelines.withUpstreams(c, List.of())) {
+        statuses.add(PipelineStatus.read(session, c, p));
+      }
+    }
+    Terminal t = root.terminal();
+    if (json) {
+      t.result(Values.JSON.copy().enable(SerializationFeature.INDENT_OUTPUT)
+          .writeValueAsString(statuses));
+      return ExitCodes.OK;
+    }
+    TextTable table = new TextTable(List.of("pipeline", "layer", "batch", "batch time", "watermark", "version",
+        "rows in", "ledger", "state"));
+    for (PipelineStatus s : statuses) {
+      table.add(List.of(s.pipeline(), s.layer(),
+          s.lastBatch() == null ? "-" : s.lastBatch() + (s.uncommittedBatch() != null ? " (+" + s.uncommittedBatch()
+              + " pending)" : ""),
+          time(s.lastBatchTime()), time(s.watermark()),
+          s.tableVersion() == null ? "-" : Long.toString(s.tableVersion()),
+          s.rowsIn() == null ? "-" : Values.count(s.rowsIn()),
+          s.ledger().isEmpty() ? "-" : Ledger.text(s.ledger()),
+          s.state() == null ? "-" : s.state().operators() + " op, v" + s.state().version() + ", "
+              + Values.bytes(s.state().bytes())));
+    }
+    table.render().forEach(t::result);
+    for (PipelineStatus s : statuses) {
+      if (s.lastRun() != null) {
+        PipelineStatus.LastRun r = s.lastRun();
+        t.result(s.pipeline() + ": last service run " + r.outcome() + " at " + r.end() + " (" + r.cause()
+            + (r.attempt() > 1 ? ", attempt " + r.attempt() : "") + ")" + (r.error() == null ? "" : ": " + r.error()));
+      }
+    }
+    if (statuses.stream().allMatch(s -> s.lastBatch() == null)) {
+      t.info("No pipeline has run yet: sluice run " + config + " --available-now");
+    }
+    return ExitCodes.OK;
+  }
+
+  private static String time(String iso) {
+    return iso == null ? "-" : iso;
+  }
+}
