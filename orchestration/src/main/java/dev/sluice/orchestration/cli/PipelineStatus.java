@@ -46,7 +46,7 @@ record PipelineStatus(
   record LastRun(String start, String end, String cause, String outcome, int attempt, String error) {}
 
   /** The state stores of the checkpoint's stateful operators: how many, the newest version, their files' size. */
-  record State(int operators, long version, long files, long bytes) {}
+  record State(int operators, long version, long files, long bytes, Map<String, Long> rows) {}
 
   static PipelineStatus read(SluiceSession session, SluiceConfig config, PipelineConfig p) {
     QueryCheckpoint checkpoint = new QueryCheckpoint(session.location(Pipelines.checkpointUri(config, p)));
@@ -89,7 +89,7 @@ record PipelineStatus(
     }
     return new PipelineStatus(p.name(), p.layer().name().toLowerCase(Locale.ROOT), p.sink().table(), uri, lastBatch,
         text(batchTime), text(watermark), uncommitted, version, text(versionTime), rowsIn, ledger,
-        state(checkpoint.stateLocation()),
+        state(checkpoint.stateLocation(), checkpoint.stateRows()),
         dev.sluice.orchestration.service.RunLog.read(session, config, p).map(r -> new LastRun(r.start().toString(),
             r.end().toString(), r.cause().name().toLowerCase(Locale.ROOT), r.outcome().name().toLowerCase(Locale.ROOT),
             r.attempt(), r.error().orElse(null))).orElse(null));
@@ -100,7 +100,7 @@ record PipelineStatus(
   }
 
   /** {@code state/<operator>/<partition>/<version>.delta|.snapshot}; null when the query keeps no state. */
-  private static State state(Location dir) {
+  private static State state(Location dir, Map<String, Long> rows) {
     TreeSet<String> operators = new TreeSet<>();
     long version = -1;
     long files = 0;
@@ -119,6 +119,6 @@ record PipelineStatus(
         bytes += s.size();
       }
     }
-    return operators.isEmpty() ? null : new State(operators.size(), version, files, bytes);
+    return operators.isEmpty() ? null : new State(operators.size(), version, files, bytes, rows);
   }
 }

@@ -56,7 +56,8 @@ final class StatusCommand implements Callable<Integer> {
           s.rowsIn() == null ? "-" : Values.count(s.rowsIn()),
           s.ledger().isEmpty() ? "-" : Ledger.text(s.ledger()),
           s.state() == null ? "-" : s.state().operators() + " op, v" + s.state().version() + ", "
-              + Values.bytes(s.state().bytes())));
+              + (s.state().rows().isEmpty() ? "" : Values.count(s.state().rows().values().stream()
+                  .mapToLong(Long::longValue).sum()) + " rows, ") + Values.bytes(s.state().bytes())));
     }
     table.render().forEach(t::result);
     for (PipelineStatus s : statuses) {

@@ -77,6 +77,7 @@ class SluiceCliIT {
     assertThat(names).containsExactly("orders_bronze", "orders_silver", "revenue_gold");
     assertThat(status.get(0).path("ledger").path("rowsIn").asLong()).isEqualTo((long) FILES * LINES);
     assertThat(status.get(1).path("state").path("operators").asInt()).isEqualTo(1);
+    assertThat(status.get(1).path("state").path("rows").path("dedupeWithinWatermark").asLong()).isPositive();
     assertThat(status.get(1).path("watermark").asText()).startsWith("20");
 
     SluiceProcess.Result table = sluice("status", config.toString());

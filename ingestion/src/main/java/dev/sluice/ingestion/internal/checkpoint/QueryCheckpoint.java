@@ -209,6 +209,33 @@ public final class QueryCheckpoint {
     return max < 0 ? OptionalLong.empty() : OptionalLong.of(max);
   }
 
+  /**
+   * Records how many rows each stateful operator keeps after a batch ({@code state/rows.json}), so that
+   * tools can show it without loading the stores.
+   */
+  public void writeStateRows(Map<String, Long> rowsByOperator) {
+    try {
+      root.store().overwrite(root.resolve("state/rows.json").key(), MAPPER.writeValueAsBytes(rowsByOperator));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** The rows each stateful operator kept after the last batch, or empty when none was recorded. */
+  public Map<String, Long> stateRows() {
+    String key = root.resolve("state/rows.json").key();
+    if (root.store().status(key).isEmpty()) {
+      return Map.of();
+    }
+    try {
+      Map<String, Long> out = new LinkedHashMap<>();
+      MAPPER.readTree(root.store().read(key)).fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().asLong()));
+      return out;
+    } catch (java.io.IOException e) {
+      return Map.of();
+    }
+  }
+
   /** Deletes the offsets and commit of one batch (the one just beyond the retention), without listing. */
   public void purgeBatch(long batchId) {
     root.store().deleteAll(List.of(root.resolve("offsets/" + batchId).key(), root.resolve("commits/" + batchId).key()));

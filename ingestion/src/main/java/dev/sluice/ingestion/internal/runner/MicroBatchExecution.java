@@ -336,6 +336,11 @@ public final class MicroBatchExecution implements StreamingQuery {
       }
       long nextWatermark = plan.nextWatermark(batchWatermark);
       List<QueryProgress.StateOperatorProgress> stateProgress = plan.commitState();
+      if (!stateProgress.isEmpty()) {
+        Map<String, Long> stateRows = new LinkedHashMap<>();
+        stateProgress.forEach(s -> stateRows.merge(s.operatorName(), s.numRowsTotal(), Long::sum));
+        checkpoint.writeStateRows(stateRows);
+      }
       if (late != null && !lateRows.isEmpty()) {
         late.write(batchId, lateRows);
       } else if (!lateRows.isEmpty()) {
