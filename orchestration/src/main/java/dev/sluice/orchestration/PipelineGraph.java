@@ -27,6 +27,16 @@ public final class PipelineGraph {
       }
     }
     Set<String> wanted = new LinkedHashSet<>(names.isEmpty() ? byName.keySet() : names);
+    // the named pipelines' upstreams, transitively, run first
+    List<String> queue = new ArrayList<>(wanted);
+    for (int i = 0; i < queue.size(); i++) {
+      PipelineConfig p = byName.get(queue.get(i));
+      for (String u : p == null ? Set.<String>of() : upstream(p)) {
+        if (byName.containsKey(u) && wanted.add(u)) {
+          queue.add(u);
+        }
+      }
+    }
     List<PipelineConfig> out = new ArrayList<>();
     Set<String> done = new LinkedHashSet<>();
     for (String n : byName.keySet()) {

@@ -31,6 +31,20 @@ public final class PipelineRunner {
     };
   }
 
+  /** Runs exactly one pipeline's backlog with {@code availableNow} (not its upstreams) and waits for it. */
+  public static RunResult runOne(SluiceSession session, SluiceConfig config, PipelineConfig p) {
+    try {
+      StreamingQuery q = start(session, config, p, Trigger.availableNow());
+      q.awaitTermination();
+      return new RunResult(p.name(), true, q.recentProgress(), Optional.empty());
+    } catch (StreamingQueryException e) {
+      return new RunResult(p.name(), false, List.of(), Optional.of(e));
+    } catch (RuntimeException e) {
+      return new RunResult(p.name(), false, List.of(), Optional.of(
+          new StreamingQueryException("Pipeline " + p.name() + " could not start: " + e.getMessage(), null, e)));
+    }
+  }
+
   /**
    * Runs the named pipelines (all when empty) and their upstreams with {@code availableNow}, upstream
    * first; a pipeline whose upstream failed is not run (reported as failed).
@@ -46,19 +60,11 @@ public final class PipelineRunner {
             "Pipeline " + p.name() + " was not run because its upstream " + blockedBy + " failed", null, null))));
         continue;
       }
-      StreamingQuery q;
-      try {
-        q = start(session, config, p, Trigger.availableNow());
-        q.awaitTermination();
-        out.add(new RunResult(p.name(), true, q.recentProgress(), Optional.empty()));
-      } catch (StreamingQueryException e) {
+      RunResult r = runOne(session, config, p);
+      if (!r.succeeded()) {
         failed.add(p.name());
-        out.add(new RunResult(p.name(), false, List.of(), Optional.of(e)));
-      } catch (RuntimeException e) {
-        failed.add(p.name());
-        out.add(new RunResult(p.name(), false, List.of(), Optional.of(
-            new StreamingQueryException("Pipeline " + p.name() + " could not start: " + e.getMessage(), null, e))));
       }
+      out.add(r);
     }
     return out;
   }

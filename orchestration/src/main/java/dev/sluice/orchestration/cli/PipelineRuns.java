@@ -63,16 +63,14 @@ final class PipelineRuns implements AutoCloseable {
       RunProgress progress = new RunProgress(terminal, p.name(), Backlog.of(session, config, p), true);
       session.streams().addListener(progress);
       long started = System.nanoTime();
-      List<PipelineRunner.RunResult> results;
+      PipelineRunner.RunResult r;
       try {
         progress.begin();
-        results = PipelineRunner.runAvailableNow(session, config, List.of(p.name()));
+        r = PipelineRunner.runOne(session, config, p);
       } finally {
         session.streams().removeListener(progress);
         progress.end();
       }
-      PipelineRunner.RunResult r = results.stream().filter(x -> x.pipeline().equals(p.name())).findFirst()
-          .orElseThrow(() -> new IllegalStateException("The runner returned no result for " + p.name()));
       long ms = (System.nanoTime() - started) / 1_000_000;
       Outcome o = r.succeeded()
           ? new Outcome(p.name(), true, r.progress().size(), progress.rows(), Ledger.sum(r.progress()), summary(r, ms))
