@@ -93,11 +93,11 @@ final class OrdersScenario {
     StructType s = silverTable.latestSnapshot().schema();
     Map<String, String> silver = new TreeMap<>();
     for (Row r : rows(silverTable)) {
-      silver.put((String) r.get(s.indexOf("order_id")), r.get(s.indexOf("status")) + "|" + r.get(s.indexOf("amount"))
+      silver.put((String) r.get(s.indexOf("order_id")), r.get(s.indexOf("status")) + "|" + amount(r.get(s.indexOf("amount")))
           + "|" + r.get(s.indexOf("updated_at")) + "|" + r.get(s.indexOf("event_time")));
     }
     Map<String, String> expectedSilver = new TreeMap<>();
-    oracle.silver().forEach((k, o) -> expectedSilver.put(k, o.status() + "|" + o.amount() + "|" + o.updatedAt() + "|"
+    oracle.silver().forEach((k, o) -> expectedSilver.put(k, o.status() + "|" + amount(o.amount()) + "|" + o.updatedAt() + "|"
         + o.eventTime()));
     assertThat(silver).isEqualTo(expectedSilver);
 
@@ -129,6 +129,11 @@ final class OrdersScenario {
         assertThat(out).as("ledger of %s version %d: %s", t, h.version(), m).isEqualTo(in);
       }
     }
+  }
+
+  /** An amount as a number to the cent, whatever its Java type (double or decimal). */
+  static String amount(Object value) {
+    return OrdersOracle.cents(((Number) value).doubleValue());
   }
 
   Map<String, Long> versions(SluiceSession session) {
