@@ -50,6 +50,12 @@ final class AggregationHarness {
     return step.apply(new Batch(input, rows), info).rows();
   }
 
+  List<dev.sluice.ingestion.state.StateEntry> stateEntries() {
+    List<dev.sluice.ingestion.state.StateEntry> out = new ArrayList<>();
+    store.iterator().forEachRemaining(out::add);
+    return out;
+  }
+
   long stateSize() {
     return store.size();
   }
