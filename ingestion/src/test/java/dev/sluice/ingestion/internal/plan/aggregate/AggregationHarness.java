@@ -5,6 +5,7 @@ import dev.sluice.ingestion.OutputMode;
 import dev.sluice.ingestion.internal.plan.StatefulTransform;
 import dev.sluice.ingestion.internal.plan.Transform.BatchInfo;
 import dev.sluice.ingestion.state.MapStateStore;
+import dev.sluice.ingestion.state.StateEntry;
 import dev.sluice.table.data.Row;
 import dev.sluice.table.types.StructType;
 import java.time.Instant;
@@ -50,8 +51,8 @@ final class AggregationHarness {
     return step.apply(new Batch(input, rows), info).rows();
   }
 
-  List<dev.sluice.ingestion.state.StateEntry> stateEntries() {
-    List<dev.sluice.ingestion.state.StateEntry> out = new ArrayList<>();
+  List<StateEntry> stateEntries() {
+    List<StateEntry> out = new ArrayList<>();
     store.iterator().forEachRemaining(out::add);
     return out;
   }

@@ -11,6 +11,7 @@ import dev.sluice.table.types.StructField;
 import dev.sluice.table.types.StructType;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class AggregationSpecTest {
@@ -49,11 +50,11 @@ class AggregationSpecTest {
     StatefulTransform step = bind(List.of("user"), WINDOW, OutputMode.APPEND, WATERMARK,
         AggregateSpec.sum("amount").as("total"), AggregateSpec.approxCountDistinct("user", 0.01));
     assertThat(step.fingerprint()).containsExactly(
-        java.util.Map.entry("keys", "user"),
-        java.util.Map.entry("window", "window(ts, 10 minutes)"),
-        java.util.Map.entry("aggregates", "sum(amount), approx_count_distinct(user, 0.01)"),
-        java.util.Map.entry("outputMode", "append"),
-        java.util.Map.entry("eventTimeColumn", "ts"));
+        Map.entry("keys", "user"),
+        Map.entry("window", "window(ts, 10 minutes)"),
+        Map.entry("aggregates", "sum(amount), approx_count_distinct(user, 0.01)"),
+        Map.entry("outputMode", "append"),
+        Map.entry("eventTimeColumn", "ts"));
     StatefulTransform laterDelay = bind(List.of("user"), WINDOW, OutputMode.APPEND,
         new WatermarkSpec("ts", Duration.ofHours(1)), AggregateSpec.sum("amount"),
         AggregateSpec.approxCountDistinct("user", 0.01));
