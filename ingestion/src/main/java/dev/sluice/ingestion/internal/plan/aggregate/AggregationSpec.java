@@ -20,6 +20,22 @@ import java.util.stream.Collectors;
  * would only land in such groups is late (dropped, counted and passed to the batch's late-row
  * receiver). {@code complete} emits every group each batch and, as in Spark, never drops state or input.
  *
+ * <p>Choices where Spark leaves room or the brief differs, kept deliberately:
+ * <ul>
+ *   <li>Lateness is Spark's state-eviction predicate, per (row, window): a contribution is dropped when
+ *       its window's end is at or before the watermark, not when the row's event time is below it. A row
+ *       counts as late (metric, late-row receiver) only when all its windows are final; a sliding-window
+ *       row still counts in its open windows. Grouping by the watermarked column itself: late when the
+ *       value is at or before the watermark.</li>
+ *   <li>One watermark ({@code BatchInfo.watermarkMs}) both filters late input and evicts, as Spark before
+ *       3.4; Spark 3.4+ filters with the previous batch's watermark, which keeps a few more rows.</li>
+ *   <li>Rows with a null event time belong to no window and are skipped (Spark filters them), not late.</li>
+ *   <li>The window is always the first output column; reorder with a projection if needed.</li>
+ *   <li>{@code sum}/{@code avg} refuse non-numeric columns instead of casting strings to double.</li>
+ *   <li>{@code approx_count_distinct} hashes like Spark but estimates without its bias tables (see
+ *       {@code HyperLogLog}): counts agree with Spark within the relative standard deviation, not exactly.</li>
+ * </ul>
+ *
  * @param keys grouping column names (without the window), in output order
  * @param window the time window key, or null
  * @param aggregates the aggregates, in output order

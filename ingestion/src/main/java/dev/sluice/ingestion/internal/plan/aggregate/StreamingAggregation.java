@@ -127,13 +127,17 @@ final class StreamingAggregation implements StatefulTransform {
     if (!evicts || currentMs <= previousMs) {
       return false;
     }
-    return lowestVersion < 0 || lowestEventTime <= currentMs * 1000;
+    return lowestVersion < 0 || lowestEventTime <= micros(currentMs);
+  }
+
+  private static long micros(long ms) {
+    return ms > Long.MAX_VALUE / 1000 ? Long.MAX_VALUE : ms * 1000;
   }
 
   @Override
   public Batch apply(Batch batch, BatchInfo info) {
     StateStore store = info.store(this);
-    long watermarkMicros = info.watermarkMs() * 1000;
+    long watermarkMicros = micros(info.watermarkMs());
     dropped = 0;
     Map<Row, Object[]> touched = new LinkedHashMap<>();
     for (Row row : batch.rows()) {

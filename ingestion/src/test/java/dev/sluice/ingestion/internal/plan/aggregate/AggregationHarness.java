@@ -5,6 +5,7 @@ import dev.sluice.ingestion.OutputMode;
 import dev.sluice.ingestion.internal.plan.StatefulTransform;
 import dev.sluice.ingestion.internal.plan.Transform.BatchInfo;
 import dev.sluice.ingestion.state.MapStateStore;
+import dev.sluice.ingestion.state.StateEntry;
 import dev.sluice.table.data.Row;
 import dev.sluice.table.types.StructType;
 import java.time.Instant;
@@ -48,6 +49,12 @@ final class AggregationHarness {
       lateSchemas.add(schema);
     });
     return step.apply(new Batch(input, rows), info).rows();
+  }
+
+  List<StateEntry> stateEntries() {
+    List<StateEntry> out = new ArrayList<>();
+    store.iterator().forEachRemaining(out::add);
+    return out;
   }
 
   long stateSize() {

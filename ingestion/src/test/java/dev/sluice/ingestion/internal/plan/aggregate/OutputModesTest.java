@@ -65,6 +65,8 @@ class OutputModesTest {
     assertThat(h.run(10 * MIN_MS, event(9, "a", 100))).isEmpty();
     assertThat(h.step.lastDroppedByWatermark()).isEqualTo(1);
     assertThat(h.late).containsExactly(event(9, "a", 100));
+    h.run(10 * MIN_MS, event(16, "b", 1));
+    assertThat(h.step.lastDroppedByWatermark()).as("counted per batch").isZero();
   }
 
   @Test
@@ -138,6 +140,8 @@ class OutputModesTest {
     assertThat(h.step.needsNoDataBatch(0, 30 * MIN_MS)).isTrue();
     h.run(30 * MIN_MS);
     assertThat(h.step.needsNoDataBatch(30 * MIN_MS, 90 * MIN_MS)).as("state is empty").isFalse();
+    assertThat(h.run(Long.MAX_VALUE, event(40, "a", 1))).as("a watermark beyond every time").isEmpty();
+    assertThat(h.late).hasSize(1);
   }
 
   @Test
