@@ -21,7 +21,9 @@ import java.util.SplittableRandom;
  * then 100 batches each updating 10,000 random keys; prints, per compression, commit times, heap
  * and disk bytes per key, and the time to load the last version from files in a new provider. Run
  * with the test classpath:
- * {@code java -Xmx2g -cp target/test-classes:target/classes:<deps> dev.sluice.ingestion.state.internal.StateStoreBenchmark [keys] [batches] [updates] [snapshotInterval] [compression...]}.
+ * {@code java -Xmx3g -cp target/test-classes:target/classes:<deps>
+ * dev.sluice.ingestion.state.internal.StateStoreBenchmark [keys] [batches] [updates] [snapshotInterval]
+ * [SNAPPY|DEFLATE|NONE...]}.
  */
 public final class StateStoreBenchmark {
   private static final StateSchema SCHEMA = new StateSchema(StructType.empty().add("user", PrimitiveType.STRING),
@@ -100,11 +102,13 @@ public final class StateStoreBenchmark {
     deleteTree(dir);
 
     System.out.printf(Locale.ROOT, "{\"compression\":\"%s\",\"keys\":%d,\"firstCommitMs\":%d,"
-            + "\"commitMsPerBatch\":{\"median\":%d,\"p90\":%d,\"max\":%d},\"snapshotCommitMs\":{\"median\":%d,\"max\":%d},"
+            + "\"commitMsPerBatch\":{\"median\":%d,\"p90\":%d,\"max\":%d},"
+            + "\"snapshotCommitMs\":{\"median\":%d,\"max\":%d},"
             + "\"heapBytesPerKeyMeasured\":%d,\"heapBytesPerKeyEstimated\":%d,\"deltaBytesPerUpdatedKey\":%.1f,"
             + "\"snapshotBytesPerKey\":%.1f,\"loadFromFilesMs\":%d,\"loadedKeys\":%d}%n",
         compression, keys, firstCommitMs, percentile(plain, nPlain, 50), percentile(plain, nPlain, 90),
-        percentile(plain, nPlain, 100), percentile(withSnapshot, nSnapshot, 50), percentile(withSnapshot, nSnapshot, 100),
+        percentile(plain, nPlain, 100), percentile(withSnapshot, nSnapshot, 50),
+        percentile(withSnapshot, nSnapshot, 100),
         heapPerKey, estimate / keys, deltas == 0 ? 0.0 : (double) deltaBytes / deltas / updates,
         (double) snapshotBytes / keys, loadMs, size);
   }
