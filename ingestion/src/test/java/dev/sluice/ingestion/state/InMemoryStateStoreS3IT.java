@@ -76,7 +76,8 @@ class InMemoryStateStoreS3IT {
       s.put(key(1), Row.of(1L, null));
       s.commit();
       StateStore rerun = restarted.load(10);
-      assertThat(rerun.get(key(1))).as("version 9 again, not the first attempt at 10").isEqualTo(expected.get(key(1)));
+      assertThat(rerun.get(key(1))).as("version 9 again, not the first attempt at 10")
+          .isEqualTo(expected.get(key(1)));
       rerun.commit();
     }
     store.delete("ckpt/state/0/0/9.delta");

@@ -29,7 +29,7 @@ final class InMemoryStateStore implements StateStore {
   private final InMemoryStateStoreProvider provider;
   private final long version;
   private final Map<Row, Row> base;
-  private final Map<Row, Row> changes = new HashMap<>();
+  private Map<Row, Row> changes = new HashMap<>();
   private long size;
   private Status status = Status.OPEN;
   private StateStoreMetrics metrics;
@@ -111,13 +111,14 @@ final class InMemoryStateStore implements StateStore {
     long millis = (System.nanoTime() - start) / 1_000_000;
     metrics = new StateStoreMetrics(size, outcome.updated(), outcome.removed(), outcome.memoryUsedBytes(), millis);
     status = Status.COMMITTED;
+    changes = Map.of(); // the provider's map now holds the entries; the log's nodes would only waste heap
   }
 
   @Override
   public void abort() {
     if (status == Status.OPEN) {
       status = Status.ABORTED;
-      changes.clear();
+      changes = Map.of();
     }
   }
 

@@ -142,8 +142,11 @@ final class StateFileFormat {
       records++;
     }
     long expected = in.readVarLong();
-    if (expected != records || !in.atEnd()) {
+    if (expected != records) {
       throw new IOException("it holds " + records + " records but its trailer says " + expected);
+    }
+    if (!in.atEnd()) {
+      throw new IOException("it has bytes after its trailer");
     }
   }
 
