@@ -95,10 +95,10 @@ final class ExpressionBinder {
       return literal;
     }
     if (e instanceof AndExpression a) {
-      return new LogicNodes.And(condition(a.getLeftExpression()), condition(a.getRightExpression()));
+      return LogicNodes.and(condition(a.getLeftExpression()), condition(a.getRightExpression()));
     }
     if (e instanceof OrExpression o) {
-      return new LogicNodes.Or(condition(o.getLeftExpression()), condition(o.getRightExpression()));
+      return LogicNodes.or(condition(o.getLeftExpression()), condition(o.getRightExpression()));
     }
     if (e instanceof NotExpression n) {
       return new LogicNodes.Not(condition(n.getExpression()));
@@ -551,7 +551,7 @@ final class ExpressionBinder {
     Node value = bind(b.getLeftExpression());
     Node low = compare(value, CompareOp.GE, bind(b.getBetweenExpressionStart()), b);
     Node high = compare(value, CompareOp.LE, bind(b.getBetweenExpressionEnd()), b);
-    Node both = new LogicNodes.And(low, high);
+    Node both = LogicNodes.and(low, high);
     return b.isNot() ? new LogicNodes.Not(both) : both;
   }
 

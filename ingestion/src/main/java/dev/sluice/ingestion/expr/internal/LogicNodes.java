@@ -8,51 +8,44 @@ import dev.sluice.table.types.PrimitiveType;
 final class LogicNodes {
   private LogicNodes() {}
 
-  static final class And extends Node {
-    private final Node left;
-    private final Node right;
-
-    And(Node left, Node right) {
-      super(PrimitiveType.BOOLEAN, left.nullable || right.nullable);
-      this.left = left;
-      this.right = right;
-    }
-
-    @Override
-    Object eval(Row row, EvalContext context) {
-      Object l = left.eval(row, context);
-      if (Boolean.FALSE.equals(l)) {
-        return Boolean.FALSE;
-      }
-      Object r = right.eval(row, context);
-      if (Boolean.FALSE.equals(r)) {
-        return Boolean.FALSE;
-      }
-      return l == null || r == null ? null : Boolean.TRUE;
-    }
+  /** AND when FALSE decides, OR when TRUE decides. */
+  static Node and(Node left, Node right) {
+    return new Junction(left, right, Boolean.FALSE);
   }
 
-  static final class Or extends Node {
+  static Node or(Node left, Node right) {
+    return new Junction(left, right, Boolean.TRUE);
+  }
+
+  /**
+   * AND and OR in one shape: a side equal to {@code decisive} decides (the other side is then not needed);
+   * otherwise the result is UNKNOWN when a side is NULL, else the opposite of {@code decisive}.
+   */
+  static final class Junction extends Node {
     private final Node left;
     private final Node right;
+    private final Boolean decisive;
+    private final Boolean otherwise;
 
-    Or(Node left, Node right) {
+    Junction(Node left, Node right, Boolean decisive) {
       super(PrimitiveType.BOOLEAN, left.nullable || right.nullable);
       this.left = left;
       this.right = right;
+      this.decisive = decisive;
+      this.otherwise = !decisive;
     }
 
     @Override
     Object eval(Row row, EvalContext context) {
       Object l = left.eval(row, context);
-      if (Boolean.TRUE.equals(l)) {
-        return Boolean.TRUE;
+      if (decisive.equals(l)) {
+        return decisive;
       }
       Object r = right.eval(row, context);
-      if (Boolean.TRUE.equals(r)) {
-        return Boolean.TRUE;
+      if (decisive.equals(r)) {
+        return decisive;
       }
-      return l == null || r == null ? null : Boolean.FALSE;
+      return l == null || r == null ? null : otherwise;
     }
   }
 
