@@ -181,12 +181,12 @@ public final class PlanCheck implements ConfigCheck {
 
     /** The schema after the derived columns, each bound to the schema before it; null on a problem. */
     private StructType columns(StructType input) {
-      int before = problems;
+      int found = problems;
       for (int i = 0; i < p.columns().size(); i++) {
         StructType before = SilverPipeline.stageSchema(p.name(), input, p.columns().subList(0, i));
         expression(p.columns().get(i).expr(), before, path + ".columns[" + i + "].expr", false);
       }
-      return problems > before ? null : SilverPipeline.stageSchema(p.name(), input, p.columns());
+      return problems > found ? null : SilverPipeline.stageSchema(p.name(), input, p.columns());
     }
 
     private void predicate(String sql, StructType schema, String at) {
