@@ -10,7 +10,11 @@ import dev.sluice.ingestion.DataStreamReader;
 import dev.sluice.ingestion.SluiceSession;
 import dev.sluice.ingestion.StreamingQuery;
 import dev.sluice.ingestion.Trigger;
+import dev.sluice.table.types.PrimitiveType;
+import dev.sluice.table.types.StructType;
 import java.net.URI;
+import java.util.List;
+import java.util.Optional;
 import java.util.Locale;
 
 /**
@@ -61,6 +65,24 @@ public final class BronzePipeline {
         .option("minBatchesToRetain", Integer.toString(config.defaults().minBatchesToRetain()))
         .foreachBatch(writer)
         .start();
+  }
+
+  /**
+   * The bronze table's schema as the pipeline will write it, when the config declares {@code source.schema};
+   * empty when the schema is inferred from the files at the first run.
+   *
+   * @throws IllegalArgumentException for a declared column bronze adds itself
+   */
+  public static Optional<StructType> tableSchema(PipelineConfig pipeline) {
+    if (pipeline.source().schema().isEmpty()) {
+      return Optional.empty();
+    }
+    StructType read = SourceSchemas.of(pipeline.name(), pipeline.source().schema());
+    for (String added : List.of(BronzeColumns.RESCUED, BronzeColumns.SOURCE, BronzeColumns.CORRUPT_RECORD,
+        BronzeColumns.CORRUPT_ERROR)) {
+      read = read.add(added, PrimitiveType.STRING);
+    }
+    return Optional.of(new LineageStep(pipeline.name()).outputSchema(read));
   }
 
   private static DataStreamReader reader(SluiceSession session, PipelineConfig pipeline) {

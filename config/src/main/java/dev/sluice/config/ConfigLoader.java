@@ -28,6 +28,15 @@ public final class ConfigLoader {
    * @throws ConfigException if the file cannot be read or has any problem
    */
   public static SluiceConfig load(Path file, Map<String, String> env) {
+    return load(file, env, new ConfigCheck[0]);
+  }
+
+  /**
+   * Loads a file and runs {@code checks} over it once it has no problem of its own.
+   *
+   * @throws ConfigException if the file cannot be read or has any problem, the checks' included
+   */
+  public static SluiceConfig load(Path file, Map<String, String> env, ConfigCheck... checks) {
     String text;
     try {
       text = Files.readString(file, StandardCharsets.UTF_8);
@@ -37,7 +46,7 @@ public final class ConfigLoader {
     } catch (IOException e) {
       throw unreadable(file, "cannot read the file: " + e, "check that it is a readable UTF-8 text file");
     }
-    return parse(text, file.toString(), env);
+    return ConfigParser.parse(text, file.toString(), env, checks);
   }
 
   /**

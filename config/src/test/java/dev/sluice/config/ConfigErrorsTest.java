@@ -73,7 +73,7 @@ class ConfigErrorsTest {
     assertThat(e.getMessage())
         .startsWith("test.yaml: 13 problems in the Sluice config\n"
             + "  warehouse: `s3a://bucket/wh` must be a file:/// or s3:// URI (write s3:// instead of s3a://) (line 1)\n"
-            + "      e.g. file:///var/lib/sluice/warehouse or s3://my-bucket/warehouse\n")
+            + "      e.g. file:///var/lib/sluice/warehouse, /var/lib/sluice/warehouse or s3://my-bucket/warehouse\n")
         .contains("  pipelines[1].source.pipeline: no pipeline is named `orders_bronz` (line 13)\n"
             + "      did you mean `orders_bronze`? pipelines: orders_bronze, orders_silver, revenue_gold\n")
         .contains("valid keys here: keys, sequence_by, delete_when, scd")
@@ -252,5 +252,81 @@ class ConfigErrorsTest {
     assertThat(e.problems().get(0).hint()).startsWith("write a number and a unit, e.g. `500 ms`");
     assertThat(e.problems().get(4).hint())
         .isEqualTo("write the interval as a mapping: trigger: {processing_time: 30 seconds}");
+  }
+
+  @Test
+  void aTabIsReportedAtItsOwnLine() {
+    assertThat(problems("warehouse: file:///w\n"
+        + "pipelines:\n"
+        + "  - name: b\n"
+        + "    layer: bronze\n"
+        + "\tsource: {format: json, path: in}\n"))                                       // 5
+        .singleElement().asString().contains("Do not use \\t(TAB) for indentation").endsWith("(line 5)");
+  }
+
+  @Test
+  void aCycleThroughTwoEdgesBetweenTheSamePipelinesIsReportedOnce() {
+    assertThat(problems("warehouse: file:///w\npipelines:\n"
+        + "  - {name: b, layer: bronze, source: {format: csv, path: in}, sink: {table: t/b}, after: [s]}\n"  // 3
+        + "  - {name: s, layer: silver, source: {pipeline: b}, sink: {table: t/s, merge: {keys: [k]}},"
+        + " after: [b]}\n"))
+        .containsExactly("pipelines[0].after: pipelines depend on each other in a cycle: b -> s -> b (line 3)");
+  }
+
+  @Test
+  void aSinkTableMayNotBeAnotherPipelinesSideTableNorLieInsideAnotherTable() {
+    ConfigException e = failure("warehouse: file:///w\npipelines:\n"
+        + BRONZE                                                                                               // 3-6
+        + "  - {name: s, layer: silver, source: {pipeline: b}, sink: {table: silver/s, merge: {keys: [k]}}}\n" // 7
+        + "  - name: g\n"                                                                                    // 8
+        + "    layer: gold\n"
+        + "    source: {pipeline: s}\n"
+        + "    aggregate: {group_by: [k], measures: [\"count(*) AS n\"]}\n"
+        + "    sink: {table: silver/s_quarantine}\n"                                                         // 12
+        + "  - {name: n, layer: bronze, source: {format: csv, path: in}, sink: {table: bronze/b/nested}}\n"  // 13
+        + "  - {name: c, layer: bronze, source: {format: csv, path: in}, sink: {table: silver/s/_checkpoints/x}}\n"
+        + "  - {name: l, layer: bronze, source: {format: csv, path: in}, sink: {table: silver/s_quarantine/x}}\n",
+        Map.of());
+    assertThat(e.problems()).extracting(ConfigProblem::toString).containsExactly(
+        "pipelines[2].sink.table: table `silver/s_quarantine` is where pipeline `s` (pipelines[1]) writes its"
+            + " quarantined rows (line 12)",
+        "pipelines[3].sink.table: table `bronze/b/nested` is inside table `bronze/b`, written by pipeline `b`"
+            + " (pipelines[0]) (line 13)",
+        "pipelines[4].sink.table: table `silver/s/_checkpoints/x` is inside the checkpoint folder of table"
+            + " `silver/s`, written by pipeline `s` (pipelines[1]) (line 14)",
+        "pipelines[5].sink.table: table `silver/s_quarantine/x` is inside table `silver/s_quarantine`, written by"
+            + " pipeline `s` (pipelines[1]) (line 15)");
+    assertThat(e.problems().get(0).hint()).startsWith("give every table its own folder");
+  }
+
+  @Test
+  void credentialsInUrisAreRefusedWithoutEchoingThem() {
+    ConfigException e = failure("warehouse: s3://AKIAEXAMPLE:wJalrXUtn/FEMI@bucket/wh\n"
+        + "pipelines:\n"
+        + "  - name: b\n"
+        + "    layer: bronze\n"
+        + "    source: {format: json, path: \"s3://AKIAEXAMPLE:wJalrXUtnFEMI@landing/in\"}\n"
+        + "    sink: {table: bronze/b}\n"
+        + "  - name: s\n"
+        + "    layer: silver\n"
+        + "    source: {table: \"s3://AKIAEXAMPLE@other/bronze/b\"}\n"
+        + "    sink: {table: silver/s, merge: {keys: [k]}}\n", Map.of());
+    assertThat(e.problems()).extracting(ConfigProblem::toString).containsExactly(
+        "warehouse: the warehouse URI holds credentials (user information before `@`); they are refused and not"
+            + " shown here, because URIs are printed in logs, progress and listings (line 1)",
+        "pipelines[0].source.path: the path URI holds credentials (user information before `@`); they are refused"
+            + " and not shown here, because URIs are printed in logs, progress and listings (line 5)",
+        "pipelines[1].source.table: the table URI holds credentials (user information before `@`); they are"
+            + " refused and not shown here, because URIs are printed in logs, progress and listings (line 9)");
+    assertThat(e.problems().get(0).hint()).contains("access_key_id: ${env:AWS_ACCESS_KEY_ID}");
+    assertThat(e.getMessage()).doesNotContain("AKIAEXAMPLE").doesNotContain("wJalrXUtn");
+  }
+
+  @Test
+  void aRelativeWarehouseIsRefusedWithTheReason() {
+    assertThat(problems("warehouse: data/wh\npipelines:\n" + BRONZE)).containsExactly(
+        "warehouse: `data/wh` is a relative path; the warehouse must be absolute (file:///absolute/path,"
+            + " /absolute/path or s3://bucket/prefix), so that every run, whatever its working directory, finds the"
+            + " same tables (line 1)");
   }
 }

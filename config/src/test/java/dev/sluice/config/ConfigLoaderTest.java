@@ -150,4 +150,17 @@ class ConfigLoaderTest {
     assertThat(new Secret("AWS_SECRET_ACCESS_KEY", "s3cr3t").toString())
         .isEqualTo("${env:AWS_SECRET_ACCESS_KEY}=****").doesNotContain("s3cr3t");
   }
+
+  @Test
+  void aPlainAbsoluteWarehousePathIsALocalFileUri(@TempDir Path dir) {
+    String yaml = "warehouse: %s\npipelines:\n  - {name: b, layer: bronze, source: {format: json, path: in},"
+        + " sink: {table: bronze/b}}\n";
+    SluiceConfig plain = ConfigLoader.parse(String.format(yaml, "/data/wh"), "t.yaml", Map.of());
+    SluiceConfig existing = ConfigLoader.parse(String.format(yaml, dir + "/./"), "t.yaml", Map.of());
+
+    assertThat(plain.warehouse()).isEqualTo(URI.create("file:///data/wh"));
+    assertThat(plain.tableUri("bronze/b")).isEqualTo(URI.create("file:///data/wh/bronze/b"));
+    assertThat(existing.warehouse()).as("an existing folder, normalised, without a trailing /")
+        .isEqualTo(URI.create("file://" + dir));
+  }
 }

@@ -29,6 +29,22 @@ public final class DataStreamReader {
     return this;
   }
 
+  /**
+   * The schema as a Spark DDL string, {@code "order_id STRING NOT NULL, amount DECIMAL(10,2)"}: Spark's type
+   * names and aliases, {@code NOT NULL}, backticked names, {@code STRUCT<…>}, {@code ARRAY<…>}, {@code MAP<…>}.
+   *
+   * @throws AnalysisException when the text is not a DDL schema, naming what is wrong and where
+   */
+  public DataStreamReader schema(String ddl) {
+    try {
+      return schema(StructType.fromDdl(ddl));
+    } catch (IllegalArgumentException e) {
+      AnalysisException analysis = new AnalysisException(e.getMessage());
+      analysis.initCause(e);
+      throw analysis;
+    }
+  }
+
   public DataStreamReader option(String key, String value) {
     options.put(key, value);
     return this;

@@ -107,8 +107,18 @@ public final class DataStreamWriter {
     return start(path);
   }
 
-  /** Starts a sink that has a path (delta). */
+  /**
+   * Starts a sink that has a path (delta).
+   *
+   * @throws IllegalArgumentException when the format is not delta: console, memory and foreachBatch write no
+   *     table, and a path given to them would otherwise be written as a Delta table in silence
+   */
   public StreamingQuery start(String path) {
+    if (!format.equals("delta")) {
+      throw new IllegalArgumentException("The " + (format.equals("foreachbatch") ? "foreachBatch" : format)
+          + " sink writes no table, so it takes no path (got '" + path + "'): call start() without a path, or"
+          + " format(\"delta\") / toTable(path) to write a Delta table there");
+    }
     Location table = session.location(path);
     String name = queryName == null ? "default" : queryName;
     Location checkpoint = options.containsKey("checkpointlocation")

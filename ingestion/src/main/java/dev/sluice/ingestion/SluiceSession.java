@@ -88,6 +88,14 @@ public final class SluiceSession implements AutoCloseable {
     return clock;
   }
 
+  /**
+   * The option names (lower-case) that {@code readStream().format(format)} accepts, rate limits included;
+   * empty for an unknown format.
+   */
+  public java.util.Set<String> sourceOptions(String format) {
+    return sources.options(format);
+  }
+
   SourceRegistry sourceRegistry() {
     return sources;
   }

@@ -138,24 +138,89 @@ class MicroBatchRunnerTest {
   }
 
   @Test
-  void badConfigurationIsReportedClearly() {
-    assertThatThrownBy(() -> session.readStream().format("xml").load(dir.toString()).writeStream()
-        .trigger(Trigger.once()).toTable(dir.resolve("t").toString()).awaitTermination())
-        .isInstanceOf(StreamingQueryException.class).hasMessageContaining("xml").hasMessageContaining("json");
+  void badConfigurationFailsTheStartItselfWithAnAnalysisException() {
+    Landing.write(dir.resolve("landing"), 0, 1, 10);
+    String landing = dir.resolve("landing").toString();
+    assertThatThrownBy(() -> session.readStream().format("xml").load(landing).writeStream()
+        .trigger(Trigger.once()).toTable(dir.resolve("t").toString()))
+        .isInstanceOf(AnalysisException.class).hasMessageContaining("Unknown source format 'xml'")
+        .hasMessageContaining("json");
     assertThatThrownBy(() -> session.readStream().format("json").schema(Landing.SCHEMA).option("maxFilez", "1")
-        .load(dir.toString()).writeStream().queryName("q2").trigger(Trigger.once()).toTable(dir.resolve("t2").toString())
-        .awaitTermination())
-        .isInstanceOf(StreamingQueryException.class).hasMessageContaining("maxFilez");
+        .load(landing).writeStream().queryName("q2").trigger(Trigger.once()).toTable(dir.resolve("t2").toString()))
+        .isInstanceOf(AnalysisException.class).hasMessageContaining("maxFilez");
     assertThatThrownBy(() -> session.readStream().format("json").schema(Landing.SCHEMA)
         .load(dir.resolve("nowhere").toString()).writeStream().queryName("q3").trigger(Trigger.once())
-        .toTable(dir.resolve("t3").toString()).awaitTermination())
-        .isInstanceOf(StreamingQueryException.class).hasMessageContaining("nowhere");
-    assertThatThrownBy(() -> session.readStream().format("json").schema(Landing.SCHEMA).load(dir.toString())
-        .filter("amout > 1").writeStream().queryName("q4").trigger(Trigger.once()).toTable(dir.resolve("t4").toString())
-        .awaitTermination())
-        .isInstanceOf(StreamingQueryException.class).hasMessageContaining("amout").hasMessageContaining("amount");
+        .toTable(dir.resolve("t3").toString()))
+        .isInstanceOf(AnalysisException.class).hasMessageContaining("nowhere");
+    assertThatThrownBy(() -> session.readStream().format("json").schema(Landing.SCHEMA).load(landing)
+        .filter("amout > 1").writeStream().queryName("q4").trigger(Trigger.once()).toTable(dir.resolve("t4").toString()))
+        .isInstanceOf(AnalysisException.class).hasMessageContaining("amout").hasMessageContaining("amount");
+    assertThatThrownBy(() -> session.readStream().format("json").schema(Landing.SCHEMA).load(landing)
+        .withColumn("x", "no_such_fn(amount)").writeStream().queryName("q5").trigger(Trigger.once())
+        .toTable(dir.resolve("t5").toString()))
+        .isInstanceOf(AnalysisException.class).hasMessageContaining("no_such_fn");
+    assertThatThrownBy(() -> session.readStream().format("json").schema(Landing.SCHEMA).load(landing)
+        .filter("status IS NOT NUL").writeStream().queryName("q6").trigger(Trigger.once())
+        .toTable(dir.resolve("t6").toString()))
+        .isInstanceOf(AnalysisException.class).hasMessageContaining("IS NOT NUL");
+    assertThat(session.streams().active()).as("no failed query is left registered").isEmpty();
+    assertThat(dir.resolve("t4/_delta_log")).as("no table is written by a query that can't run").doesNotExist();
     assertThatThrownBy(() -> session.readStream().format("json").load(dir.toString()).writeStream().option("nope", "1"))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("checkpointLocation");
+  }
+
+  @Test
+  void aQueryThatFailedToStartCanBeStartedAgainOnceFixed() {
+    Landing.write(dir.resolve("landing"), 0, 1, 10);
+    String landing = dir.resolve("landing").toString();
+    assertThatThrownBy(() -> session.readStream().format("json").schema(Landing.SCHEMA).load(landing)
+        .dropDuplicates("idd").writeStream().queryName("q").trigger(Trigger.once())
+        .toTable(dir.resolve("t").toString()))
+        .isInstanceOf(AnalysisException.class).hasMessageContaining("idd");
+    StreamingQuery fixed = session.readStream().format("json").schema(Landing.SCHEMA).load(landing)
+        .dropDuplicates("id").writeStream().queryName("q").trigger(Trigger.once())
+        .toTable(dir.resolve("t").toString());
+    assertThat(fixed.awaitTermination(Duration.ofSeconds(60))).isTrue();
+    assertThat(fixed.exception()).isEmpty();
+    assertThat(fixed.lastProgress().orElseThrow().numInputRows()).isEqualTo(10);
+  }
+
+  @Test
+  void aSinkWithoutATableRefusesAPath() {
+    MemoryStream.named("console-in", Landing.SCHEMA);
+    try {
+      assertThatThrownBy(() -> session.readStream().format("memory").option("name", "console-in").load()
+          .writeStream().format("console").start(dir.resolve("t").toString()))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("The console sink writes no table, so it takes no path (got '" + dir.resolve("t") + "'): call"
+              + " start() without a path, or format(\"delta\") / toTable(path) to write a Delta table there");
+      assertThatThrownBy(() -> session.readStream().format("memory").option("name", "console-in").load()
+          .writeStream().foreachBatch((batch, id) -> { }).option("checkpointLocation", dir.resolve("ck").toString())
+          .start(dir.resolve("t").toString()))
+          .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("The foreachBatch sink writes no table");
+      assertThat(dir.resolve("t")).doesNotExist();
+    } finally {
+      MemoryStream.remove("console-in");
+    }
+  }
+
+  @Test
+  void aDdlSchemaStringReadsTheFilesWithThoseTypes() {
+    Landing.write(dir.resolve("landing"), 0, 1, 3);
+    StreamingQuery q = session.readStream().format("json")
+        .schema("`id` BIGINT NOT NULL, status VARCHAR(10), amount DECIMAL(10,2)")
+        .load(dir.resolve("landing").toString())
+        .writeStream().format("memory").queryName("ddl_out").trigger(Trigger.once())
+        .option("checkpointLocation", dir.resolve("ck").toString()).start();
+    q.awaitTermination();
+    assertThat(q.exception()).isEmpty();
+    assertThat(session.memoryTable("ddl_out")).extracting(r -> r.get(0), r -> r.get(2)).containsExactly(
+        org.assertj.core.groups.Tuple.tuple(0L, new java.math.BigDecimal("0.00")),
+        org.assertj.core.groups.Tuple.tuple(1L, new java.math.BigDecimal("1.50")),
+        org.assertj.core.groups.Tuple.tuple(2L, new java.math.BigDecimal("3.00")));
+    assertThatThrownBy(() -> session.readStream().format("json").schema("id BIGINT, amount MONEY"))
+        .isInstanceOf(AnalysisException.class)
+        .hasMessageStartingWith("Cannot read the schema 'id BIGINT, amount MONEY': unknown type `money`");
   }
 
   @Test

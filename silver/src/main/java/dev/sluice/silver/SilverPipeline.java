@@ -12,6 +12,7 @@ import dev.sluice.ingestion.StreamingQuery;
 import dev.sluice.ingestion.Trigger;
 import dev.sluice.table.Table;
 import dev.sluice.table.types.StructType;
+import java.util.List;
 
 /**
  * Starts a silver pipeline: its bronze table read as a stream, then derived {@code columns}, {@code filter},
@@ -73,6 +74,29 @@ public final class SilverPipeline {
         .option("minBatchesToRetain", Integer.toString(config.defaults().minBatchesToRetain()))
         .foreachBatch(new SilverSink(pipeline.name(), quarantine, states, merge))
         .start();
+  }
+
+  /**
+   * The stream's schema after the first {@code columns} derived columns, as the pipeline computes it.
+   *
+   * @throws IllegalArgumentException naming a column whose expression does not fit {@code bronze}
+   */
+  public static StructType stageSchema(String pipeline, StructType bronze, List<DerivedColumn> columns) {
+    return SilverSchemas.stage(pipeline, bronze, columns);
+  }
+
+  /**
+   * The silver table's schema for a bronze table of schema {@code bronze}: the stage, plus SCD 2's
+   * validity columns.
+   *
+   * @throws IllegalArgumentException naming a column or expression that does not fit
+   */
+  public static StructType tableSchema(PipelineConfig pipeline, StructType bronze) {
+    StructType stage = SilverSchemas.stage(pipeline.name(), bronze, pipeline.columns());
+    MergeConfig merge = pipeline.sink().merge().orElseThrow();
+    SilverSchemas.positions(stage, merge.keys());
+    // Only the schema is asked of the strategy: it needs no table for that.
+    return merge.scd() == 2 ? new Scd2Merge(null, pipeline.name(), merge).tableSchema(stage) : stage;
   }
 
   private static StreamFrame plan(StreamFrame source, PipelineConfig pipeline, BatchStates states) {

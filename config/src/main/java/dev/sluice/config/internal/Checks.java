@@ -2,6 +2,7 @@ package dev.sluice.config.internal;
 
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.nio.file.Path;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -12,6 +13,15 @@ final class Checks {
   static final Set<String> PRIMITIVE_TYPES = Set.of("string", "long", "integer", "short", "byte", "double",
       "float", "boolean", "binary", "date", "timestamp", "timestamp_ntz");
   private static final Pattern DECIMAL = Pattern.compile("decimal\\s*\\(\\s*(\\d+)\\s*,\\s*(\\d+)\\s*\\)");
+  /**
+   * {@code scheme://user@…} or {@code scheme://user:password@…}; the password may hold a {@code /} (AWS secret
+   * keys do), so after a {@code :} anything up to the {@code @} counts.
+   */
+  private static final Pattern USER_INFO = Pattern.compile(
+      "^[A-Za-z][A-Za-z0-9+.-]*://([^/?#@]*@|[^/?#@:]*:[^@]*@).*", Pattern.DOTALL);
+  static final String CREDENTIALS_HINT = "write the URI without them (s3://bucket/prefix) and give the keys as"
+      + " storage: {access_key_id: ${env:AWS_ACCESS_KEY_ID}, secret_access_key: ${env:AWS_SECRET_ACCESS_KEY}},"
+      + " or leave them out to use the AWS default credential chain";
   private static final Pattern MEASURE = Pattern.compile(
       "\\s*(count|sum|avg|min|max)\\s*\\((.*)\\)\\s+as\\s+([A-Za-z_][A-Za-z0-9_]*)\\s*", Pattern.CASE_INSENSITIVE);
 
@@ -44,6 +54,45 @@ final class Checks {
       return storageUri(table, "table");
     }
     return relativeTable(table);
+  }
+
+  /**
+   * Refuses a URI with credentials ({@code s3://KEY:SECRET@bucket/…}) without echoing it: URIs are printed in
+   * logs, progress and {@code sluice tables}, so a key written there leaks.
+   */
+  static String credentialsInUri(String text, String what) {
+    return USER_INFO.matcher(text.strip()).matches()
+        ? "the " + what + " URI holds credentials (user information before `@`); they are refused and not shown"
+            + " here, because URIs are printed in logs, progress and listings"
+        : null;
+  }
+
+  /**
+   * The warehouse as a URI: a {@code file:///…} or {@code s3://bucket/prefix} URI, or an absolute local path
+   * ({@code /data/wh}, read as {@code file:///data/wh}, as Spark does).
+   */
+  static URI warehouseUri(String text) {
+    String t = text.strip();
+    if (!t.startsWith("/")) {
+      return URI.create(t);
+    }
+    // Path.toUri gives file:///…, with a trailing / when the folder exists: drop it, so the URI doesn't vary.
+    String uri = Path.of(t).normalize().toUri().toString();
+    return URI.create(uri.length() > "file:///".length() && uri.endsWith("/") ? uri.substring(0, uri.length() - 1)
+        : uri);
+  }
+
+  /** What is wrong with a warehouse; null when {@link #warehouseUri} can read it. */
+  static String warehouse(String text) {
+    String t = text.strip();
+    if (t.startsWith("/")) {
+      return null;
+    }
+    if (!t.contains(":")) {
+      return "`" + text + "` is a relative path; the warehouse must be absolute (file:///absolute/path, /absolute/path"
+          + " or s3://bucket/prefix), so that every run, whatever its working directory, finds the same tables";
+    }
+    return storageUri(t, "warehouse");
   }
 
   /** A {@code file:///…} or {@code s3://bucket/prefix} URI. */

@@ -48,12 +48,18 @@ final class ConfigReader {
     if (text == null) {
       return null;
     }
-    String error = Checks.storageUri(text.strip(), "warehouse");
-    if (error != null) {
-      root.problem("warehouse", error, "e.g. file:///var/lib/sluice/warehouse or s3://my-bucket/warehouse");
+    String credentials = Checks.credentialsInUri(text, "warehouse");
+    if (credentials != null) {
+      root.problem("warehouse", credentials, Checks.CREDENTIALS_HINT);
       return null;
     }
-    return URI.create(text.strip());
+    String error = Checks.warehouse(text);
+    if (error != null) {
+      root.problem("warehouse", error, "e.g. file:///var/lib/sluice/warehouse, /var/lib/sluice/warehouse or"
+          + " s3://my-bucket/warehouse");
+      return null;
+    }
+    return Checks.warehouseUri(text);
   }
 
   private StorageConfig storage(Fields storage) {

@@ -140,7 +140,8 @@ final class PipelineReader {
   private SourceConfig fileSource(Fields source, Map<String, String> options) {
     SourceFormat format = source.require("format", "one of: json, csv, parquet")
         ? source.choice("format", Names.FILE_FORMATS, null) : null;
-    String path = source.requiredString("path", "e.g. path: ${env:ORDERS_INPUT:-data/input}");
+    String path = refuseCredentials(source, "path",
+        source.requiredString("path", "e.g. path: ${env:ORDERS_INPUT:-data/input}"));
     List<ColumnSpec> schema = schema(source, "schema");
     SchemaEvolution evolution = source.choice("schema_evolution", Names.SCHEMA_EVOLUTIONS, SchemaEvolution.RESCUE);
     if (format == null || path == null || evolution == null) {
@@ -174,12 +175,27 @@ final class PipelineReader {
           "e.g. pipeline: orders_bronze, or table: bronze/orders");
     }
     String table = hasTable ? owner.string("table") : null;
+    String credentials = table == null ? null : Checks.credentialsInUri(table, "table");
+    if (credentials != null) {
+      owner.problem("table", credentials, Checks.CREDENTIALS_HINT);
+      return null;
+    }
     String error = table == null ? null : Checks.tableReference(table.strip());
     if (error != null) {
       owner.problem("table", error, "e.g. table: silver/customers");
       return null;
     }
     return table == null ? null : table.strip();
+  }
+
+  /** The path, or null (with a problem) when it is a URI with credentials in it. */
+  private static String refuseCredentials(Fields owner, String key, String path) {
+    String credentials = path == null ? null : Checks.credentialsInUri(path, key);
+    if (credentials != null) {
+      owner.problem(key, credentials, Checks.CREDENTIALS_HINT);
+      return null;
+    }
+    return path;
   }
 
   private static List<ColumnSpec> schema(Fields owner, String key) {
@@ -288,7 +304,7 @@ final class PipelineReader {
       if (join.has("table") || join.has("pipeline")) {
         join.problem("path", "give one of `table`, `pipeline` or `path`", "");
       }
-      path = join.string("path");
+      path = refuseCredentials(join, "path", join.string("path"));
       format = join.require("format", "the format of the files at `path`: json, csv, parquet or delta")
           ? join.choice("format", Names.FORMATS, null) : null;
     } else {

@@ -4,8 +4,10 @@ import dev.sluice.config.Layer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Checks what spans pipelines: unique names and sink tables, that {@code source.pipeline}, join pipelines and
@@ -28,6 +30,7 @@ final class ReferenceChecker {
   private void check() {
     checkUniqueNames();
     checkUniqueSinks();
+    checkTableLayout();
     for (PipelineRef ref : refs) {
       checkSource(ref);
       ref.joinPipelines().forEach((j, name) ->
@@ -64,6 +67,50 @@ final class ReferenceChecker {
             + describe(first), "give each pipeline its own sink table");
       }
     }
+  }
+
+  /**
+   * A sink table may not be another pipeline's side table (its quarantine or late rows), nor lie inside or
+   * around another table: a table's folder holds its log, data files and checkpoints only, and VACUUM of the
+   * outer table would delete the inner table's files.
+   */
+  private void checkTableLayout() {
+    for (PipelineRef ref : refs) {
+      if (ref.sinkTable() == null) {
+        continue;
+      }
+      for (PipelineRef other : refs) {
+        // One problem per table: a table inside a side table is also inside the pipeline writing there.
+        if (other != ref && other.sinkTable() != null && other.layer() != null && !checkLayout(ref, other)) {
+          break;
+        }
+      }
+    }
+  }
+
+  /** False when a problem was found. */
+  private boolean checkLayout(PipelineRef ref, PipelineRef other) {
+    String table = ref.sinkTable();
+    String path = ref.path() + ".sink.table";
+    String hint = "give every table its own folder beside the others, e.g. gold/revenue next to silver/orders";
+    for (String side : other.layer().sideTables(other.sinkTable())) {
+      if (side.equals(table)) {
+        problems.add(path, "table `" + table + "` is where " + describe(other) + " writes its "
+            + (side.endsWith("_late") ? "late rows" : "quarantined rows"), hint);
+        return false;
+      }
+    }
+    List<String> tables = new ArrayList<>(other.layer().sideTables(other.sinkTable()));
+    tables.add(0, other.sinkTable());
+    for (String outer : tables) {
+      if (table.startsWith(outer + "/")) {
+        String inside = table.startsWith(outer + "/_checkpoints") ? "the checkpoint folder of table `" + outer + "`"
+            : "table `" + outer + "`";
+        problems.add(path, "table `" + table + "` is inside " + inside + ", written by " + describe(other), hint);
+        return false;
+      }
+    }
+    return true;
   }
 
   private void checkSource(PipelineRef ref) {
@@ -142,8 +189,9 @@ final class ReferenceChecker {
         .map(e -> from.path() + ".joins[" + e.getKey() + "].pipeline").findFirst().orElse(from.path());
   }
 
-  private static List<String> upstreams(PipelineRef ref) {
-    List<String> names = new ArrayList<>(ref.after());
+  /** Each upstream once, even when named twice (after: and source.pipeline), so a cycle is reported once. */
+  private static Set<String> upstreams(PipelineRef ref) {
+    Set<String> names = new LinkedHashSet<>(ref.after());
     if (ref.sourcePipeline() != null) {
       names.add(ref.sourcePipeline());
     }

@@ -12,6 +12,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.yaml.snakeyaml.error.Mark;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
 
 /**
  * Reads YAML into {@link YamlNode}s straight from Jackson's token stream.
@@ -47,8 +49,7 @@ final class YamlTree {
       }
       return root;
     } catch (JsonProcessingException e) {
-      JsonLocation at = e.getLocation();
-      problems.add("", at == null ? YamlNode.Mark.START : mark(at), "not valid YAML: " + firstLine(e),
+      problems.add("", errorMark(e, yaml), "not valid YAML: " + firstLine(e),
           "check indentation and quoting around this line; inside { } or [ ], quote values that hold"
               + " ${env:…}, commas, braces or colons");
       return null;
@@ -113,6 +114,22 @@ final class YamlTree {
 
   private static YamlNode.Mark mark(JsonLocation location) {
     return new YamlNode.Mark(Math.max(1, location.getLineNr()), Math.max(1, location.getColumnNr()));
+  }
+
+  /**
+   * Where SnakeYAML found the problem. Jackson's own location is that of the last good token, a line or more
+   * before a stray tab, so the problem mark (0-based) is preferred when there is one; at the end of the text it
+   * is kept on the last line written, not the empty one after the final newline.
+   */
+  private static YamlNode.Mark errorMark(JsonProcessingException e, String yaml) {
+    if (e.getCause() instanceof MarkedYAMLException marked && marked.getProblemMark() != null) {
+      Mark problem = marked.getProblemMark();
+      int lastLine = (int) Math.max(1, yaml.lines().count());
+      return problem.getLine() + 1 > lastLine ? new YamlNode.Mark(lastLine, 1)
+          : new YamlNode.Mark(problem.getLine() + 1, problem.getColumn() + 1);
+    }
+    JsonLocation at = e.getLocation();
+    return at == null ? YamlNode.Mark.START : mark(at);
   }
 
   private static String firstLine(JsonProcessingException e) {

@@ -51,10 +51,8 @@ final class Pipelines {
 
   /** The tables a pipeline writes: its sink and, when the layer keeps them, quarantine and late rows. */
   static List<String> tablesOf(PipelineConfig p) {
-    String t = p.sink().table();
-    return switch (p.layer()) {
-      case BRONZE, SILVER -> List.of(t, t + "_quarantine");
-      case GOLD -> List.of(t, t + "_late");
-    };
+    List<String> tables = new java.util.ArrayList<>(List.of(p.sink().table()));
+    tables.addAll(p.layer().sideTables(p.sink().table()));
+    return tables;
   }
 }

@@ -1,7 +1,10 @@
 package dev.sluice.orchestration.cli;
 
+import dev.sluice.config.ConfigLoader;
 import dev.sluice.config.PipelineConfig;
 import dev.sluice.config.SluiceConfig;
+import dev.sluice.ingestion.SluiceSession;
+import dev.sluice.orchestration.validate.PlanCheck;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -12,7 +15,8 @@ import picocli.CommandLine.ParentCommand;
 @Command(name = "validate", header = "Check a config file and report every problem.",
     description =
     "Check a config file: every problem at once, each with its YAML path and line (exit code 2 when "
-    + "any).")
+    + "any). Expressions, column names and source options are bound against the schema each pipeline will "
+    + "see, derived from the config.")
 final class ValidateCommand implements Callable<Integer> {
   @ParentCommand
   SluiceCli root;
@@ -22,9 +26,15 @@ final class ValidateCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    SluiceConfig c = Pipelines.load(config);
+    SluiceConfig c;
+    PlanCheck plan;
+    try (SluiceSession session = SluiceSession.create()) {
+      plan = new PlanCheck(session);
+      c = ConfigLoader.load(config, System.getenv(), plan);
+    }
     Terminal t = root.terminal();
     t.result("OK: " + c.pipelines().size() + (c.pipelines().size() == 1 ? " pipeline" : " pipelines"));
+    plan.notes().forEach(n -> t.info("  note: " + n));
     for (PipelineConfig p : Pipelines.withUpstreams(c, java.util.List.of())) {
       t.info("  " + p.name() + " (" + p.layer().name().toLowerCase(java.util.Locale.ROOT) + ") -> "
           + c.tableUri(p.sink().table()));

@@ -85,6 +85,16 @@ public record StructType(List<StructField> fields) implements DataType {
     return SchemaJson.toJson(this);
   }
 
+  /**
+   * Parses a Spark DDL schema string, {@code "order_id STRING NOT NULL, amount DECIMAL(10,2)"} (Spark's
+   * {@code StructType.fromDDL}).
+   *
+   * @throws IllegalArgumentException naming what is wrong and where
+   */
+  public static StructType fromDdl(String ddl) {
+    return SchemaDdl.parse(ddl);
+  }
+
   /** Parses Delta's {@code schemaString} JSON. */
   public static StructType fromJson(String json) {
     return SchemaJson.parse(json);

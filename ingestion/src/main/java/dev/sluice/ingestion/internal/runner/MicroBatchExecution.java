@@ -1,5 +1,6 @@
 package dev.sluice.ingestion.internal.runner;
 
+import dev.sluice.ingestion.AnalysisException;
 import dev.sluice.ingestion.Batch;
 import dev.sluice.ingestion.Location;
 import dev.sluice.ingestion.QueryProgress;
@@ -86,9 +87,12 @@ public final class MicroBatchExecution implements StreamingQuery {
   }
 
   /**
-   * Reads or creates the checkpoint metadata (so that {@link #id()} is known), then starts the thread.
+   * Reads or creates the checkpoint metadata (so that {@link #id()} is known), opens the sources and binds the
+   * plan to their schema, then starts the thread: a query that can't run fails here, not on its thread.
    *
    * @throws dev.sluice.ingestion.internal.checkpoint.QueryAlreadyActiveException if another runner created it concurrently
+   * @throws AnalysisException for an unknown source format or option, or a column, function or expression that
+   *     does not fit the source's schema
    */
   public void start() {
     QueryCheckpoint checkpoint = new QueryCheckpoint(spec.checkpoint());
@@ -96,25 +100,35 @@ public final class MicroBatchExecution implements StreamingQuery {
     QueryMetadata metadata = checkpoint.metadata()
         .orElseGet(() -> checkpoint.create(UUID.randomUUID(), clock.instant(), fingerprint));
     // Before reading or writing anything else: a checkpoint written by a different stateful plan can't be reused.
-    PlanFingerprint.check(metadata, spec.fingerprint(), spec.checkpoint().toString());
+    // One that never planned a batch holds no state (e.g. its query failed to start): it takes the new plan.
+    if (checkpoint.latestOffsetsBatch().isPresent()) {
+      PlanFingerprint.check(metadata, spec.fingerprint(), spec.checkpoint().toString());
+    }
     if (!metadata.properties().equals(fingerprint)) {
       checkpoint.updateMetadata(new QueryMetadata(metadata.id(), metadata.createdAt(), fingerprint));
     }
     this.id = metadata.id();
     lease = new RunnerLease(spec.checkpoint(), runId, spec.runnerLeaseTimeout(), clock);
     lease.acquire(describe());
-    thread = new Thread(() -> run(checkpoint), "sluice-query-" + (spec.name() == null ? id : spec.name()));
+    List<Source> sources = new ArrayList<>();
+    List<ReadLimit> limits = new ArrayList<>();
+    ExecutionPlan plan;
+    try {
+      plan = analyze(checkpoint, sources, limits);
+    } catch (RuntimeException e) {
+      closeAll(sources);
+      lease.release();
+      throw e;
+    }
+    thread = new Thread(() -> run(checkpoint, sources, limits, plan), "sluice-query-"
+        + (spec.name() == null ? id : spec.name()));
     thread.setDaemon(true);
     thread.start();
   }
 
-  private void run(QueryCheckpoint checkpoint) {
-    List<Source> sources = new ArrayList<>();
+  /** Opens the sources into {@code sources} and binds the plan to their schema. */
+  private ExecutionPlan analyze(QueryCheckpoint checkpoint, List<Source> sources, List<ReadLimit> limits) {
     try {
-      for (StreamingQueryListener l : listeners) {
-        l.onQueryStarted(this);
-      }
-      List<ReadLimit> limits = new ArrayList<>();
       for (int i = 0; i < spec.sources().size(); i++) {
         SourceSpec s = spec.sources().get(i);
         RateLimits.Split split = RateLimits.split(s.options());
@@ -122,8 +136,23 @@ public final class MicroBatchExecution implements StreamingQuery {
         sources.add(registry.create(s.format(), new SourceContext(split.sourceOptions(), s.schema(), s.path(),
             checkpoint.sourceLocation(i), resolver, clock)));
       }
-      StructType input = unionSchema(sources);
-      try (ExecutionPlan plan = new ExecutionPlan(bind(input), checkpoint.stateLocation(), spec.maxWatermarkPolicy())) {
+      return new ExecutionPlan(bind(unionSchema(sources)), checkpoint.stateLocation(), spec.maxWatermarkPolicy());
+    } catch (AnalysisException e) {
+      throw e;
+    } catch (IllegalArgumentException e) {
+      // Sources and steps report what is wrong with IllegalArgumentException; the query API promises Spark's type.
+      AnalysisException analysis = new AnalysisException(e.getMessage());
+      analysis.initCause(e);
+      throw analysis;
+    }
+  }
+
+  private void run(QueryCheckpoint checkpoint, List<Source> sources, List<ReadLimit> limits, ExecutionPlan bound) {
+    try {
+      for (StreamingQueryListener l : listeners) {
+        l.onQueryStarted(this);
+      }
+      try (ExecutionPlan plan = bound) {
         Sink sink = spec.sinkFactory().apply(id);
         LateRowsWriter late = spec.lateRowsTable().map(t -> new LateRowsWriter(t, id)).orElse(null);
         new Loop(checkpoint, sources, limits, plan, sink, late).run();
@@ -135,13 +164,7 @@ public final class MicroBatchExecution implements StreamingQuery {
       status = new QueryStatus("Terminated with exception: " + t.getMessage(), false, false);
       LOG.error("Query {} failed", describe(), t);
     } finally {
-      for (Source s : sources) {
-        try {
-          s.close();
-        } catch (RuntimeException e) {
-          LOG.warn("Closing source {} failed: {}", s.description(), e.toString());
-        }
-      }
+      closeAll(sources);
       // A failed or stopped run is no longer active: a restart need not wait for the lease to expire.
       lease.release();
       onTerminated.run();
@@ -155,6 +178,16 @@ public final class MicroBatchExecution implements StreamingQuery {
         } catch (RuntimeException e) {
           LOG.warn("Listener failed on termination: {}", e.toString());
         }
+      }
+    }
+  }
+
+  private static void closeAll(List<Source> sources) {
+    for (Source s : sources) {
+      try {
+        s.close();
+      } catch (RuntimeException e) {
+        LOG.warn("Closing source {} failed: {}", s.description(), e.toString());
       }
     }
   }

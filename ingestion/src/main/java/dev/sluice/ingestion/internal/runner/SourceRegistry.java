@@ -24,6 +24,19 @@ public final class SourceRegistry {
     return out;
   }
 
+  /** The option keys (lower-case) a format accepts, rate limits included; empty for an unknown format. */
+  public java.util.Set<String> options(String format) {
+    String name = format.toLowerCase(Locale.ROOT);
+    for (SourceProvider p : providers) {
+      if (p.formats().contains(name)) {
+        TreeSet<String> out = new TreeSet<>(p.options());
+        out.addAll(List.of(RateLimits.MAX_FILES, RateLimits.MAX_BYTES, RateLimits.MAX_RECORDS));
+        return out;
+      }
+    }
+    return java.util.Set.of();
+  }
+
   /**
    * @throws IllegalArgumentException for an unknown format (listing the known ones) or an unknown option key
    *     (listing the accepted ones)
