@@ -1,16 +1,14 @@
 package dev.sluice.bronze;
 
-import java.util.LinkedHashMap;
+import dev.sluice.ingestion.RowLedger;
 import java.util.Map;
 
 /**
- * The row ledger of one bronze batch: every row the source produced is either written to the bronze table or
- * quarantined (bronze deduplicates, filters and drops nothing, and has no watermark), so
- * {@code rowsIn = written + quarantined} and the other terms are 0.
+ * The row ledger of one bronze batch, in {@link RowLedger}'s terms: every row the source produced is either
+ * written to the bronze table or quarantined (bronze deduplicates, filters and drops nothing, and has no
+ * watermark), so {@code rowsIn = written + quarantined} and the other terms are 0.
  */
 record Ledger(long rowsIn, long written, long quarantined) {
-  static final String PREFIX = "ledger.";
-
   Ledger {
     if (rowsIn != written + quarantined) {
       throw new IllegalStateException("Bronze ledger does not balance: rowsIn " + rowsIn + " != written " + written
@@ -20,14 +18,10 @@ record Ledger(long rowsIn, long written, long quarantined) {
 
   /** The {@code ledger.*} metrics, every term of the equation present. */
   Map<String, Long> metrics() {
-    Map<String, Long> out = new LinkedHashMap<>();
-    out.put(PREFIX + "rowsIn", rowsIn);
-    out.put(PREFIX + "written", written);
-    out.put(PREFIX + "deduplicated", 0L);
-    out.put(PREFIX + "late", 0L);
-    out.put(PREFIX + "quarantined", quarantined);
-    out.put(PREFIX + "filtered", 0L);
-    out.put(PREFIX + "dropped", 0L);
+    Map<String, Long> out = RowLedger.zero();
+    out.put(RowLedger.ROWS_IN, rowsIn);
+    out.put(RowLedger.WRITTEN, written);
+    out.put(RowLedger.QUARANTINED, quarantined);
     return out;
   }
 }

@@ -80,7 +80,7 @@ final class BronzeFixture {
       long batchId = Long.parseLong(m.get("batchId"));
       long in = Long.parseLong(m.get("ledger.rowsIn"));
       long sum = 0;
-      for (String term : List.of("written", "deduplicated", "late", "quarantined", "filtered", "dropped")) {
+      for (String term : dev.sluice.ingestion.RowLedger.OUTCOMES) {
         sum += Long.parseLong(m.get("ledger." + term));
       }
       assertThat(sum).as("ledger of batch %d", batchId).isEqualTo(in);

@@ -163,4 +163,18 @@ class ConfigLoaderTest {
     assertThat(existing.warehouse()).as("an existing folder, normalised, without a trailing /")
         .isEqualTo(URI.create("file://" + dir));
   }
+
+  @Test
+  void tombstoneRetentionDefaultsToTwoDaysAndIsAnInterval() {
+    String yaml = "warehouse: file:///wh/\npipelines:\n  - name: s\n    layer: silver\n    source: {table: bronze/o}\n"
+        + "    sink: {table: silver/o, merge: {keys: [id], sequence_by: v%s}}\n";
+    assertThat(ConfigLoader.parse(yaml.formatted(""), "a.yaml", Map.of()).pipeline("s").orElseThrow().sink().merge()
+        .orElseThrow().tombstoneRetention().duration()).isEqualTo(Duration.ofDays(2));
+    assertThat(ConfigLoader.parse(yaml.formatted(", tombstone_retention: 3 hours"), "a.yaml", Map.of()).pipeline("s")
+        .orElseThrow().sink().merge().orElseThrow().tombstoneRetention()).isEqualTo(new Interval("3 hours",
+            Duration.ofHours(3)));
+    assertThatThrownBy(() -> ConfigLoader.parse(yaml.formatted(", tombstone_retention: soon"), "a.yaml", Map.of()))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("pipelines[0].sink.merge.tombstone_retention: `soon` is not an interval");
+  }
 }

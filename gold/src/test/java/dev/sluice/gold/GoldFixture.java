@@ -39,8 +39,8 @@ final class GoldFixture implements AutoCloseable {
   static final StructType CUSTOMERS = new StructType(List.of(
       StructField.of("customer_id", PrimitiveType.STRING, false),
       StructField.of("tier", PrimitiveType.STRING, true)));
-  static final List<String> LEDGER = List.of("ledger.written", "ledger.deduplicated", "ledger.late",
-      "ledger.quarantined", "ledger.filtered", "ledger.dropped");
+  static final List<String> LEDGER = dev.sluice.ingestion.RowLedger.OUTCOMES.stream()
+      .map(o -> dev.sluice.ingestion.RowLedger.PREFIX + o).toList();
 
   final Path warehouse;
   final SluiceSession session = SluiceSession.create();

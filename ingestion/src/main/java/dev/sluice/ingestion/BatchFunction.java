@@ -11,7 +11,9 @@ public interface BatchFunction {
 
   /**
    * Same, with the batch's counters (from steps, e.g. expectation results and static table versions)
-   * so that a function writing tables can record them in its commits. Defaults to {@link #call(Batch, long)}.
+   * so that a function writing tables can record them in its commits. The map is the one the batch's
+   * progress reports as {@code observedMetrics}: counters the function puts into it (e.g. what its write
+   * did) are reported too. Defaults to {@link #call(Batch, long)}.
    */
   default void call(Batch batch, long batchId, java.util.Map<String, Long> batchMetrics) {
     call(batch, batchId);

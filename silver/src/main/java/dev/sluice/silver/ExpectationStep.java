@@ -4,6 +4,7 @@ import dev.sluice.config.Expectation;
 import dev.sluice.config.ExpectationAction;
 import dev.sluice.ingestion.Batch;
 import dev.sluice.ingestion.BatchTransformer;
+import dev.sluice.ingestion.RowLedger;
 import dev.sluice.ingestion.expr.BoundExpression;
 import dev.sluice.ingestion.expr.EvalContext;
 import dev.sluice.ingestion.expr.ExpressionException;
@@ -89,10 +90,10 @@ final class ExpectationStep implements BatchTransformer {
       throw failure(rules.get(failRule), failed[failRule], batch.size(), context.batchId(), failSample);
     }
     for (int i = 0; i < rules.size(); i++) {
-      context.count(Ledger.expectationFailed(rules.get(i).name()), failed[i]);
+      context.count("expectation." + rules.get(i).name() + ".failed", failed[i]);
     }
-    context.count(Ledger.DROPPED, dropped);
-    context.count(Ledger.QUARANTINED, quarantined.size());
+    context.count(RowLedger.DROPPED, dropped);
+    context.count(RowLedger.QUARANTINED, quarantined.size());
     states.of(context.batchId()).quarantined.addAll(quarantined);
     return new Batch(batch.schema(), kept);
   }

@@ -2,6 +2,7 @@ package dev.sluice.silver;
 
 import dev.sluice.ingestion.Batch;
 import dev.sluice.ingestion.BatchTransformer;
+import dev.sluice.ingestion.RowLedger;
 import dev.sluice.ingestion.expr.BoundExpression;
 import dev.sluice.ingestion.expr.EvalContext;
 import dev.sluice.ingestion.expr.ExpressionException;
@@ -42,7 +43,7 @@ final class FilterStep implements BatchTransformer {
         kept.add(row);
       }
     }
-    context.count(Ledger.FILTERED, batch.size() - kept.size());
+    context.count(RowLedger.FILTERED, batch.size() - kept.size());
     return new Batch(batch.schema(), kept);
   }
 }

@@ -2,6 +2,7 @@ package dev.sluice.silver;
 
 import dev.sluice.ingestion.Batch;
 import dev.sluice.ingestion.BatchTransformer;
+import dev.sluice.ingestion.RowLedger;
 import dev.sluice.table.data.Row;
 import dev.sluice.table.types.PrimitiveType;
 import dev.sluice.table.types.StructType;
@@ -28,8 +29,8 @@ final class LedgerStep implements BatchTransformer {
   static LedgerStep rowsIn(BatchStates states) {
     return new LedgerStep((batch, ctx, schema) -> {
       states.start(ctx.batchId(), ctx.batchTimestamp());
-      for (String key : Ledger.KEYS) {
-        ctx.count(key, key.equals(Ledger.ROWS_IN) ? batch.size() : 0);
+      for (String key : RowLedger.KEYS) {
+        ctx.count(key, key.equals(RowLedger.ROWS_IN) ? batch.size() : 0);
       }
     }, null);
   }
@@ -56,19 +57,13 @@ final class LedgerStep implements BatchTransformer {
     }, eventTimeColumn);
   }
 
-  /** After deduplication: what is left is written; the rest was late or a duplicate. */
+  /** After deduplication: what is left goes to the MERGE (which counts it); the rest was late or a duplicate. */
   static LedgerStep afterDedup(BatchStates states) {
     return new LedgerStep((batch, ctx, schema) -> {
       BatchStates.State s = states.of(ctx.batchId());
-      ctx.count(Ledger.LATE, s.late);
-      ctx.count(Ledger.DEDUPLICATED, s.beforeDedup - s.late - batch.size());
-      ctx.count(Ledger.WRITTEN, batch.size());
+      ctx.count(RowLedger.LATE, s.late);
+      ctx.count(RowLedger.DEDUPLICATED, s.beforeDedup - s.late - batch.size());
     }, null);
-  }
-
-  /** Without deduplication: every row reaching the end of the plan is written. */
-  static LedgerStep written() {
-    return new LedgerStep((batch, ctx, schema) -> ctx.count(Ledger.WRITTEN, batch.size()), null);
   }
 
   @Override

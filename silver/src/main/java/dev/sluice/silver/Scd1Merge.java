@@ -2,9 +2,7 @@ package dev.sluice.silver;
 
 import dev.sluice.config.MergeConfig;
 import dev.sluice.ingestion.Batch;
-import dev.sluice.ingestion.expr.BoundExpression;
 import dev.sluice.ingestion.expr.EvalContext;
-import dev.sluice.ingestion.expr.Expressions;
 import dev.sluice.table.CommitResult;
 import dev.sluice.table.Merge;
 import dev.sluice.table.MergeCondition;
@@ -12,28 +10,37 @@ import dev.sluice.table.Table;
 import dev.sluice.table.data.Row;
 import dev.sluice.table.expressions.Predicate;
 import dev.sluice.table.types.StructType;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
- * SCD type 1: one row per key holding its latest version. With {@code sequence_by}, the greatest sequence
- * value of a batch wins ({@code Merge.latestBy}; a null sequence loses) and a matched row is only changed
- * when the source is newer, so an older version arriving later never overwrites a newer one. Without it,
- * the last row of a key in the batch wins and always overwrites. {@code delete_when} (true for the source
- * row; NULL counts as false) deletes the matched row when the source is newer, and such a row is never
- * inserted. A deleted key leaves no tombstone: an older version arriving after the delete is inserted again.
+ * SCD type 1: one row per key holding its latest version. The batch's winner per key is chosen by
+ * {@link VersionOrder}; it is then compared with the key's tombstones (a delete of an earlier batch, kept for
+ * {@code tombstone_retention}) and the table's row, by the same rule, so an older version arriving later
+ * never overwrites a newer one nor brings a deleted key back. A winning {@code delete_when} row (NULL counts as
+ * false) deletes the table's row, is never inserted, and leaves a tombstone. Only the rows that change the
+ * table reach the MERGE; the rest are counted superseded (lost to a newer version) or unchanged (the table
+ * already holds exactly this row, or a delete of a key it does not have). Without {@code sequence_by} the last
+ * row of a key wins and always overwrites, and no tombstones are kept.
  */
 final class Scd1Merge implements MergeStrategy {
   private final Table table;
   private final String appId;
   private final MergeConfig config;
+  private final Tombstones tombstones;
 
-  Scd1Merge(Table table, String appId, MergeConfig config) {
+  Scd1Merge(Table table, String appId, MergeConfig config, Tombstones tombstones) {
     this.table = table;
     this.appId = appId;
     this.config = config;
+    this.tombstones = tombstones;
   }
 
   @Override
@@ -43,50 +50,59 @@ final class Scd1Merge implements MergeStrategy {
 
   @Override
   public CommitResult merge(Batch batch, long batchId, EvalContext context, Map<String, Long> metrics) {
-    String seq = config.sequenceBy().orElse(null);
-    List<Row> rows = seq == null ? lastPerKey(batch) : batch.rows();
-    Merge merge = table.newMerge().source(batch.schema(), rows).on(config.keys().toArray(String[]::new))
+    StructType stage = batch.schema();
+    MergeLedger ledger = new MergeLedger();
+    Map<List<Object>, Change> winners = Change.latestPerKey(Change.of(batch, config, context), ledger);
+    Instant batchTime = context.batchTimestamp();
+    Map<List<Object>, TreeSet<Object>> deleted = config.sequenceBy().isPresent()
+        ? tombstones.read(stage, winners.keySet(), batchTime, batchId) : Map.of();
+    Map<List<Object>, List<Row>> existing = KeyedRows.read(table, stage, config.keys(), winners.keySet());
+    List<Row> landing = new ArrayList<>();
+    Set<Row> deletes = Collections.newSetFromMap(new IdentityHashMap<>());
+    Map<List<Object>, Object> newTombstones = new LinkedHashMap<>();
+    for (Change c : winners.values()) {
+      TreeSet<Object> t = deleted.get(c.key());
+      Row current = existing.getOrDefault(c.key(), List.of()).stream().findFirst().orElse(null);
+      if ((t != null && !VersionOrder.beats(c, t.last(), true))
+          || (current != null && !VersionOrder.beats(c, sequence(current, stage), false))) {
+        ledger.superseded++;
+        continue;
+      }
+      if (c.delete() && config.sequenceBy().isPresent()) {
+        newTombstones.put(c.key(), c.sequence());
+      }
+      if (current == null ? c.delete() : !c.delete() && Row.equalValues(current, c.row())) {
+        ledger.unchanged++;
+        continue;
+      }
+      ledger.written++;
+      landing.add(c.row());
+      if (c.delete()) {
+        deletes.add(c.row());
+      }
+    }
+    ledger.into(metrics);
+    tombstones.record(stage, newTombstones, batchTime, batchId);
+    return commit(stage, landing, deletes, batchId, metrics);
+  }
+
+  private Object sequence(Row row, StructType stage) {
+    return config.sequenceBy().map(s -> row.get(stage.indexOf(s))).orElse(null);
+  }
+
+  /** One source row per key, each decided above: the clauses only apply what was decided. */
+  private CommitResult commit(StructType stage, List<Row> landing, Set<Row> deletes, long batchId,
+      Map<String, Long> metrics) {
+    Merge merge = table.newMerge().source(stage, landing).on(config.keys().toArray(String[]::new))
         .txn(appId, batchId).operation("STREAMING MERGE").metrics(metrics);
-    if (rows.isEmpty()) {
+    if (landing.isEmpty()) {
       // Nothing to match: skip reading the table, but still commit so that the batch's ledger is recorded.
       merge.targetFilter(Predicate.alwaysFalse());
     }
-    MergeCondition newer = MergeCondition.always();
-    String newerText = "true";
-    if (seq != null) {
-      merge.latestBy(seq);
-      newer = MergeCondition.sourceGreaterThanTarget(seq);
-      newerText = "source." + seq + " > target." + seq;
-    }
-    if (config.deleteWhen().isPresent()) {
-      String sql = config.deleteWhen().get();
-      BoundExpression deleteWhen = Expressions.bindPredicate(sql, batch.schema());
-      MergeCondition isDelete = r -> deleteWhen.test(r.source(), context);
-      MergeCondition guard = newer;
-      merge.whenMatchedDelete(r -> guard.test(r) && isDelete.test(r), newerText + " AND (" + sql + ")")
-          .whenMatchedUpdate(newer, newerText)
-          .whenNotMatchedInsert(r -> !isDelete.test(r));
-    } else {
-      merge.whenMatchedUpdate(newer, newerText).whenNotMatchedInsert();
-    }
-    return merge.commit();
-  }
-
-  /** Without a sequence column, arrival order decides: the last row of each key; rows with a null key all stay. */
-  private List<Row> lastPerKey(Batch batch) {
-    int[] keys = SilverSchemas.positions(batch.schema(), config.keys());
-    Map<List<Object>, Row> last = new LinkedHashMap<>();
-    List<Row> out = new ArrayList<>();
-    for (Row row : batch.rows()) {
-      List<Object> key = SilverSchemas.key(row, keys);
-      if (key == null) {
-        out.add(row);
-      } else {
-        last.remove(key);
-        last.put(key, row);
-      }
-    }
-    out.addAll(last.values());
-    return out;
+    MergeCondition isDelete = r -> deletes.contains(r.source());
+    return merge.whenMatchedDelete(isDelete, "the newest version is a delete (delete_when)")
+        .whenMatchedUpdate(MergeCondition.always(), "the source is the newest version")
+        .whenNotMatchedInsert(r -> !isDelete.test(r))
+        .commit();
   }
 }

@@ -19,15 +19,15 @@ import java.util.List;
  * {@code expectations}, {@code dedup}, and a MERGE by {@code sink.merge.keys} into the silver table (SCD 1 or
  * 2, created with the change data feed on before the first batch).
  *
- * <p>Each batch records the row ledger in progress ({@code observedMetrics}) and in the silver commit's
- * {@code operationMetrics}: {@code ledger.rowsIn = ledger.written + ledger.deduplicated + ledger.late +
- * ledger.quarantined + ledger.filtered + ledger.dropped}, exactly. {@code filtered}: the filter was false or
- * NULL; {@code dropped} / {@code quarantined}: the strongest broken expectation's action was drop /
- * quarantine; {@code late}: dropped by the dedup watermark (event time strictly before it); {@code
- * deduplicated}: a duplicate of a key seen within the watermark (or ever, without one); {@code written}: the
- * rows handed to the MERGE, whatever it did with them (insert, update, delete, or nothing for an older
- * version or a same-key row of the batch that lost to a newer one). Counters {@code expectation.<name>.failed}
- * go to the same places. Writes carry {@code txn(<pipeline>, batchId)} (quarantine:
+ * <p>Each batch records the row ledger ({@link dev.sluice.ingestion.RowLedger}) in progress
+ * ({@code observedMetrics}) and in the silver commit's {@code operationMetrics}, balanced exactly. {@code
+ * filtered}: the filter was false or NULL; {@code dropped} / {@code quarantined}: the strongest broken
+ * expectation's action was drop / quarantine, or (quarantined) a merge key or the sequence_by value was null;
+ * {@code late}: dropped by the dedup watermark (event time strictly before it); {@code deduplicated}: a
+ * duplicate of a key seen within the watermark (or ever, without one); of the rows reaching the MERGE,
+ * {@code written} changed the table (inserted, updated or deleted a row), {@code superseded} lost to a newer
+ * version (in the batch, the table or a tombstone) and {@code unchanged} was already there. Counters
+ * {@code expectation.<name>.failed} go to the same places. Writes carry {@code txn(<pipeline>, batchId)} (quarantine:
  * {@code <pipeline>:quarantine}); the query's name is the pipeline's and its checkpoint is
  * {@code <silver table>/_checkpoints/<pipeline>}.
  */
@@ -59,15 +59,17 @@ public final class SilverPipeline {
     }
     StructType stage = SilverSchemas.stage(pipeline.name(), bronze.latestSnapshot().schema(), pipeline.columns());
     Table silver = session.table(silverUri);
+    Tombstones tombstones = new Tombstones(session.table(silverUri + "/" + Tombstones.FOLDER), pipeline.name(),
+        mergeConfig);
     MergeStrategy merge = mergeConfig.scd() == 2
-        ? new Scd2Merge(silver, pipeline.name(), mergeConfig)
-        : new Scd1Merge(silver, pipeline.name(), mergeConfig);
+        ? new Scd2Merge(silver, pipeline.name(), mergeConfig, tombstones)
+        : new Scd1Merge(silver, pipeline.name(), mergeConfig, tombstones);
     SilverSchemas.positions(stage, mergeConfig.keys());
     silver.create(merge.tableSchema(stage)).partitionBy(pipeline.sink().partitionBy().toArray(String[]::new))
         .enableChangeDataFeed().ifNotExists().commit();
     BatchStates states = new BatchStates();
     StreamFrame frame = plan(session.readStream().format("delta").options(pipeline.source().options())
-        .load(bronzeUri), pipeline, states);
+        .load(bronzeUri), pipeline, mergeConfig, states);
     Table quarantine = session.table(silverUri + "_quarantine");
     return frame.writeStream().queryName(pipeline.name()).trigger(trigger)
         .option("checkpointLocation", silverUri + "/_checkpoints/" + pipeline.name())
@@ -96,10 +98,11 @@ public final class SilverPipeline {
     MergeConfig merge = pipeline.sink().merge().orElseThrow();
     SilverSchemas.positions(stage, merge.keys());
     // Only the schema is asked of the strategy: it needs no table for that.
-    return merge.scd() == 2 ? new Scd2Merge(null, pipeline.name(), merge).tableSchema(stage) : stage;
+    return merge.scd() == 2 ? new Scd2Merge(null, pipeline.name(), merge, null).tableSchema(stage) : stage;
   }
 
-  private static StreamFrame plan(StreamFrame source, PipelineConfig pipeline, BatchStates states) {
+  private static StreamFrame plan(StreamFrame source, PipelineConfig pipeline, MergeConfig mergeConfig,
+      BatchStates states) {
     StreamFrame frame = source.mapBatches("ledger rowsIn", LedgerStep.rowsIn(states));
     for (DerivedColumn c : pipeline.columns()) {
       frame = frame.withColumn(c.name(), c.expr());
@@ -111,8 +114,9 @@ public final class SilverPipeline {
     if (!pipeline.expectations().isEmpty()) {
       frame = frame.mapBatches("expectations", new ExpectationStep(pipeline.name(), pipeline.expectations(), states));
     }
+    frame = frame.mapBatches("null merge keys", new NullKeyStep(mergeConfig, states));
     if (pipeline.dedup().isEmpty()) {
-      return frame.mapBatches("ledger written", LedgerStep.written());
+      return frame;
     }
     DedupConfig dedup = pipeline.dedup().get();
     String[] keys = dedup.keys().toArray(String[]::new);

@@ -2,9 +2,11 @@ package dev.sluice.silver;
 
 import dev.sluice.ingestion.Batch;
 import dev.sluice.ingestion.BatchFunction;
+import dev.sluice.ingestion.RowLedger;
 import dev.sluice.ingestion.expr.EvalContext;
 import dev.sluice.table.Table;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -12,7 +14,8 @@ import java.util.TreeMap;
  * The {@code foreachBatch} function of a silver query: appends the batch's quarantined rows to
  * {@code <table>_quarantine} ({@code txn(<pipeline>:quarantine, batchId)}), then MERGEs the rest into the
  * silver table ({@code txn(<pipeline>, batchId)}) with the batch's counters (ledger, expectations) in the
- * commit's {@code operationMetrics}. Both writes are skipped when a re-run finds them committed. A batch
+ * commit's {@code operationMetrics}; the ledger's MERGE terms (written, superseded, unchanged) are also put
+ * into {@code batchMetrics}, so that the batch's progress reports them. Both writes are skipped when a re-run finds them committed. A batch
  * that read no rows (a no-data batch moving the watermark) commits nothing.
  */
 final class SilverSink implements BatchFunction {
@@ -30,7 +33,7 @@ final class SilverSink implements BatchFunction {
 
   @Override
   public void call(Batch batch, long batchId) {
-    call(batch, batchId, Map.of());
+    call(batch, batchId, new TreeMap<>());
   }
 
   @Override
@@ -43,9 +46,9 @@ final class SilverSink implements BatchFunction {
     if (!state.quarantined.isEmpty()) {
       quarantine.create(QuarantineRows.schema(batch.schema())).ifNotExists().commit();
       quarantine.newAppend().schema(QuarantineRows.schema(batch.schema())).rows(state.quarantined)
-          .txn(pipeline + ":quarantine", batchId).metric(Ledger.QUARANTINED, state.quarantined.size()).commit();
+          .txn(pipeline + ":quarantine", batchId).metric(RowLedger.QUARANTINED, state.quarantined.size()).commit();
     }
-    if (batchMetrics.getOrDefault(Ledger.ROWS_IN, 0L) == 0 && batch.size() == 0) {
+    if (batchMetrics.getOrDefault(RowLedger.ROWS_IN, 0L) == 0 && batch.size() == 0) {
       return;
     }
     Map<String, Long> metrics = new TreeMap<>();
@@ -56,5 +59,9 @@ final class SilverSink implements BatchFunction {
     });
     Instant timestamp = state.timestamp;
     merge.merge(batch, batchId, EvalContext.of(timestamp), metrics);
+    // The MERGE decided written / superseded / unchanged; the batch's progress reports them too.
+    for (String k : List.of(RowLedger.WRITTEN, RowLedger.SUPERSEDED, RowLedger.UNCHANGED)) {
+      batchMetrics.put(k, metrics.get(k));
+    }
   }
 }

@@ -1,5 +1,6 @@
 package dev.sluice.silver;
 
+import dev.sluice.ingestion.RowLedger;
 import static dev.sluice.silver.SilverFixture.order;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -15,6 +16,7 @@ import dev.sluice.table.CommitResult;
 import dev.sluice.table.HistoryEntry;
 import dev.sluice.table.Table;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -70,13 +72,13 @@ class SilverRecoveryTest {
     List<HistoryEntry> commits = f.mergeCommits();
     assertThat(commits).hasSize(3);
     commits.forEach(c -> SilverFixture.assertBalanced(SilverFixture.longs(c.operationMetrics())));
-    assertThat(SilverFixture.longs(commits.get(0).operationMetrics())).containsEntry(Ledger.ROWS_IN, 5L)
-        .containsEntry(Ledger.FILTERED, 1L).containsEntry(Ledger.QUARANTINED, 1L).containsEntry(Ledger.DEDUPLICATED, 1L)
-        .containsEntry(Ledger.WRITTEN, 2L);
-    assertThat(SilverFixture.longs(commits.get(1).operationMetrics())).containsEntry(Ledger.ROWS_IN, 6L)
+    assertThat(SilverFixture.longs(commits.get(0).operationMetrics())).containsEntry(RowLedger.ROWS_IN, 5L)
+        .containsEntry(RowLedger.FILTERED, 1L).containsEntry(RowLedger.QUARANTINED, 1L).containsEntry(RowLedger.DEDUPLICATED, 1L)
+        .containsEntry(RowLedger.WRITTEN, 2L);
+    assertThat(SilverFixture.longs(commits.get(1).operationMetrics())).containsEntry(RowLedger.ROWS_IN, 6L)
         // o6 (amount NULL) breaks has_amount (drop) and positive_amount (NULL is broken: quarantine wins).
-        .containsEntry(Ledger.LATE, 1L).containsEntry(Ledger.DROPPED, 0L).containsEntry(Ledger.QUARANTINED, 2L)
-        .containsEntry(Ledger.DEDUPLICATED, 1L).containsEntry(Ledger.WRITTEN, 2L)
+        .containsEntry(RowLedger.LATE, 1L).containsEntry(RowLedger.DROPPED, 0L).containsEntry(RowLedger.QUARANTINED, 2L)
+        .containsEntry(RowLedger.DEDUPLICATED, 1L).containsEntry(RowLedger.WRITTEN, 2L)
         .containsEntry("expectation.positive_amount.failed", 2L).containsEntry("expectation.has_amount.failed", 1L);
     assertThat(SilverFixture.rows(f.silver())).extracting(m -> m.get("order_id") + "=" + m.get("status"))
         .containsExactly("o1=paid", "o8=new");
@@ -92,15 +94,17 @@ class SilverRecoveryTest {
     Table silver = f.silver();
     long version = silver.latestVersion().getAsLong();
     MergeConfig config = f.config().pipeline("orders_silver").orElseThrow().sink().merge().orElseThrow();
-    Scd1Merge merge = new Scd1Merge(silver, "orders_silver", config);
+    Tombstones tombstones = new Tombstones(f.session.table(silver.uri() + "/" + Tombstones.FOLDER), "orders_silver",
+        config);
+    Scd1Merge merge = new Scd1Merge(silver, "orders_silver", config, tombstones);
     Batch batch = new Batch(silver.latestSnapshot().schema(), List.of(order("o1", "99", "changed", 9, 0)));
 
-    CommitResult again = merge.merge(batch, 0, EvalContext.of(SilverFixture.T0), Map.of());
+    CommitResult again = merge.merge(batch, 0, EvalContext.of(SilverFixture.T0), new HashMap<>());
 
     assertThat(again.skipped()).isTrue();
     assertThat(silver.latestVersion().getAsLong()).isEqualTo(version);
     assertThat(SilverFixture.rows(silver)).extracting(m -> m.get("status")).containsExactly("new");
-    CommitResult next = merge.merge(batch, 1, EvalContext.of(SilverFixture.T0), Map.of());
+    CommitResult next = merge.merge(batch, 1, EvalContext.of(SilverFixture.T0), new HashMap<>());
     assertThat(next.skipped()).isFalse();
   }
 

@@ -1,5 +1,6 @@
 package dev.sluice.silver;
 
+import dev.sluice.ingestion.RowLedger;
 import static dev.sluice.silver.SilverFixture.at;
 import static dev.sluice.silver.SilverFixture.order;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -52,8 +53,8 @@ class SilverTransformTest {
         .containsExactly("o1 12.5 2026-03-01 false", "o2 250.0 2026-03-01 true");
     assertThat(SilverFixture.rows(f.silver()).get(0).get("day")).isEqualTo(LocalDate.of(2026, 3, 1));
     Map<String, Long> observed = f.progress().get(0).observedMetrics();
-    assertThat(observed).containsEntry(Ledger.ROWS_IN, 3L).containsEntry(Ledger.FILTERED, 1L)
-        .containsEntry(Ledger.WRITTEN, 2L);
+    assertThat(observed).containsEntry(RowLedger.ROWS_IN, 3L).containsEntry(RowLedger.FILTERED, 1L)
+        .containsEntry(RowLedger.WRITTEN, 2L);
   }
 
   @Test
@@ -85,8 +86,8 @@ class SilverTransformTest {
         "updated_at", "event_time", "_batch_id", "_failed_expectations");
 
     Map<String, Long> expected = Map.of("expectation.small_amount.failed", 3L, "expectation.has_status.failed", 3L,
-        "expectation.positive_amount.failed", 3L, "expectation.valid_id.failed", 2L, Ledger.DROPPED, 1L,
-        Ledger.QUARANTINED, 4L, Ledger.WRITTEN, 2L, Ledger.ROWS_IN, 7L);
+        "expectation.positive_amount.failed", 3L, "expectation.valid_id.failed", 2L, RowLedger.DROPPED, 1L,
+        RowLedger.QUARANTINED, 4L, RowLedger.WRITTEN, 2L, RowLedger.ROWS_IN, 7L);
     QueryProgress p = f.progress().get(0);
     assertThat(p.observedMetrics()).containsAllEntriesOf(expected);
     HistoryEntry commit = f.mergeCommits().get(0);

@@ -30,7 +30,8 @@ final class ConfigShape {
   static final Shape AGGREGATE = object(
       "group_by", SCALAR_LIST, "window", WINDOW, "measures", SCALAR_LIST, "output_mode", SCALAR,
       "watermark", WATERMARK);
-  static final Shape MERGE = object("keys", SCALAR_LIST, "sequence_by", SCALAR, "delete_when", SCALAR, "scd", SCALAR);
+  static final Shape MERGE = object("keys", SCALAR_LIST, "sequence_by", SCALAR, "delete_when", SCALAR, "scd", SCALAR,
+      "tombstone_retention", SCALAR);
   static final Shape SINK = object("table", SCALAR, "partition_by", SCALAR_LIST, "merge", MERGE);
   static final Shape SCHEDULE = object("cron", SCALAR, "every", SCALAR);
   static final Shape PIPELINE = object(

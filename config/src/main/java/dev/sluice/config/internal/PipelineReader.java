@@ -420,7 +420,8 @@ final class PipelineReader {
           layer == Layer.BRONZE ? "bronze tables are append-only; MERGE by key in a silver pipeline"
               : "a gold table is written by its aggregate's output_mode (update MERGEs by the group keys)");
     } else if (sink.has("merge")) {
-      merge = Optional.ofNullable(merge(sink.object("merge", "a mapping {keys, sequence_by, delete_when, scd}")));
+      merge = Optional.ofNullable(merge(sink.object("merge", "a mapping {keys, sequence_by, delete_when, scd,"
+          + " tombstone_retention}")));
     } else if (layer == Layer.SILVER) {
       sink.problem("merge", "required in a silver pipeline", "a silver table is MERGEd by key: merge: {keys:"
           + " [order_id], sequence_by: updated_at}");
@@ -441,6 +442,9 @@ final class PipelineReader {
           + " e.g. sequence_by: updated_at");
       return null;
     }
-    return keys == null || scd == null ? null : new MergeConfig(keys, sequenceBy.map(String::strip), deleteWhen, scd);
+    Interval retention = merge.has("tombstone_retention") ? merge.interval("tombstone_retention")
+        : MergeConfig.DEFAULT_TOMBSTONE_RETENTION;
+    return keys == null || scd == null || retention == null ? null
+        : new MergeConfig(keys, sequenceBy.map(String::strip), deleteWhen, scd, retention);
   }
 }

@@ -2,6 +2,7 @@ package dev.sluice.gold.internal;
 
 import dev.sluice.ingestion.Batch;
 import dev.sluice.ingestion.BatchFunction;
+import dev.sluice.ingestion.RowLedger;
 import dev.sluice.table.Table;
 import dev.sluice.table.data.Row;
 import dev.sluice.table.types.PrimitiveType;
@@ -39,7 +40,7 @@ final class AppendWindows implements BatchFunction {
 
   @Override
   public void call(Batch batch, long batchId, Map<String, Long> batchMetrics) {
-    if (batch.size() == 0 && batchMetrics.getOrDefault(Ledger.ROWS_IN, 0L) == 0) {
+    if (batch.size() == 0 && batchMetrics.getOrDefault(RowLedger.ROWS_IN, 0L) == 0) {
       return;
     }
     StructType schema = goldSchema(batch.schema());

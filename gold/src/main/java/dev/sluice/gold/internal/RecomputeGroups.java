@@ -3,6 +3,7 @@ package dev.sluice.gold.internal;
 import dev.sluice.config.AggregateOutputMode;
 import dev.sluice.ingestion.Batch;
 import dev.sluice.ingestion.BatchFunction;
+import dev.sluice.ingestion.RowLedger;
 import dev.sluice.ingestion.expr.EvalContext;
 import dev.sluice.table.CommitResult;
 import dev.sluice.table.Table;
@@ -49,7 +50,7 @@ final class RecomputeGroups implements BatchFunction {
 
   @Override
   public void call(Batch batch, long batchId, Map<String, Long> batchMetrics) {
-    long rowsIn = batchMetrics.getOrDefault(Ledger.ROWS_IN, 0L);
+    long rowsIn = batchMetrics.getOrDefault(RowLedger.ROWS_IN, 0L);
     boolean full = batchMetrics.getOrDefault(SnapshotRows.FULL, 0L) > 0;
     if (rowsIn == 0 && !full) {
       return;

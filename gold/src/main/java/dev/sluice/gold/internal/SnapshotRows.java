@@ -2,6 +2,7 @@ package dev.sluice.gold.internal;
 
 import dev.sluice.ingestion.Batch;
 import dev.sluice.ingestion.BatchTransformer;
+import dev.sluice.ingestion.RowLedger;
 import dev.sluice.table.HistoryEntry;
 import dev.sluice.table.Snapshot;
 import dev.sluice.table.Table;
@@ -110,7 +111,7 @@ final class SnapshotRows {
     if (!gold.exists()) {
       return null;
     }
-    return gold.history(20).stream().filter(h -> h.operationMetrics().containsKey(Ledger.ROWS_IN))
+    return gold.history(20).stream().filter(h -> h.operationMetrics().containsKey(RowLedger.ROWS_IN))
         .max(Comparator.comparingLong(HistoryEntry::version)).map(HistoryEntry::operationMetrics).orElse(null);
   }
 

@@ -2,6 +2,7 @@ package dev.sluice.gold.internal;
 
 import dev.sluice.ingestion.Batch;
 import dev.sluice.ingestion.BatchTransformer;
+import dev.sluice.ingestion.RowLedger;
 import dev.sluice.table.data.Row;
 import dev.sluice.table.types.PrimitiveType;
 import dev.sluice.table.types.StructType;
@@ -37,7 +38,7 @@ final class TagChanges implements BatchTransformer {
   @Override
   public Batch apply(Batch batch, Context context) {
     ledger.start(context.batchId(), batch.size(), context.batchTimestamp());
-    context.count(Ledger.ROWS_IN, batch.size());
+    context.count(RowLedger.ROWS_IN, batch.size());
     StructType schema = outputSchema(batch.schema());
     List<Row> out = new ArrayList<>(batch.size());
     long i = 0;

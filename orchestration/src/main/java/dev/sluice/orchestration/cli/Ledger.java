@@ -1,27 +1,21 @@
 package dev.sluice.orchestration.cli;
 
 import dev.sluice.ingestion.QueryProgress;
+import dev.sluice.ingestion.RowLedger;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The row ledger of the layers ({@code ledger.*} counters): rowsIn = written + deduplicated + late + … */
+/** How the CLI sums and prints the layers' row ledger ({@link RowLedger}: rowsIn = written + superseded + …). */
 final class Ledger {
-  static final String PREFIX = "ledger.";
-  static final List<String> OUTCOMES = List.of("written", "deduplicated", "late", "quarantined", "filtered", "dropped");
+  static final String PREFIX = RowLedger.PREFIX;
+  static final List<String> OUTCOMES = RowLedger.OUTCOMES;
 
   private Ledger() {}
 
   /** The ledger counters of commit or progress metrics, without the prefix, rowsIn first; empty when none. */
   static Map<String, Long> of(Map<String, ?> metrics) {
-    Map<String, Long> out = new LinkedHashMap<>();
-    for (String k : concat("rowsIn", OUTCOMES)) {
-      Object v = metrics.get(PREFIX + k);
-      if (v != null) {
-        out.put(k, Long.parseLong(v.toString()));
-      }
-    }
-    return out;
+    return RowLedger.of(metrics);
   }
 
   /** The ledger summed over batches. */
@@ -48,12 +42,5 @@ final class Ledger {
       }
     }
     return sb.toString();
-  }
-
-  private static List<String> concat(String first, List<String> rest) {
-    List<String> out = new java.util.ArrayList<>();
-    out.add(first);
-    out.addAll(rest);
-    return out;
   }
 }
