@@ -123,7 +123,8 @@ public final class MicroBatchExecution implements StreamingQuery {
             checkpoint.sourceLocation(i), resolver, clock)));
       }
       StructType input = unionSchema(sources);
-      try (ExecutionPlan plan = new ExecutionPlan(bind(input), checkpoint.stateLocation(), spec.maxWatermarkPolicy())) {
+      try (ExecutionPlan plan = new ExecutionPlan(bind(input), checkpoint.stateLocation(), spec.maxWatermarkPolicy(),
+          spec.maxFutureSkew())) {
         Sink sink = spec.sinkFactory().apply(id);
         LateRowsWriter late = spec.lateRowsTable().map(t -> new LateRowsWriter(t, id)).orElse(null);
         new Loop(checkpoint, sources, limits, plan, sink, late).run();
@@ -335,6 +336,10 @@ public final class MicroBatchExecution implements StreamingQuery {
         return;
       }
       long nextWatermark = plan.nextWatermark(batchWatermark);
+      plan.futureRows().ifPresent(f -> LOG.warn("Query {} batch {}: {} rows have an event time more than maxFutureSkew"
+          + " ({}) after the batch time {}, up to {}; they did not move the watermark. Check the event-time column"
+          + " (epoch milliseconds read as seconds?), or raise maxFutureSkew if such times are real", describe(),
+          batchId, f.getKey(), spec.maxFutureSkew(), Instant.ofEpochMilli(entry.batchTimestampMs()), f.getValue()));
       List<QueryProgress.StateOperatorProgress> stateProgress = plan.commitState();
       if (!stateProgress.isEmpty()) {
         Map<String, Long> stateRows = new LinkedHashMap<>();
