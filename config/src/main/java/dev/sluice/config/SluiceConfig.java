@@ -84,12 +84,12 @@ import java.util.Optional;
  *   <li>{@code expectations} (silver): {@code {name, condition, action}}, names unique; action {@code warn}
  *       (default) | {@code drop} | {@code quarantine} | {@code fail}.
  *   <li>{@code dedup} (silver): {@code keys} (required list of columns), {@code watermark}
- *       ({@code {column, delay}}, optional).
+ *       ({@code {column, delay, max_future_skew}}, optional; {@code max_future_skew} default {@code 1 day}).
  *   <li>{@code aggregate} (gold, required there): {@code group_by} (columns), {@code window}
  *       ({@code {column, size, slide}}; slide defaults to size, i.e. tumbling; 0 &lt; slide &le; size),
  *       {@code measures} (required: {@code "<count|sum|avg|min|max>(<expr>) AS <name>"}), {@code output_mode}
  *       ({@code update} (default) | {@code complete} | {@code append}), {@code watermark}
- *       ({@code {column, delay}}). At least one of group_by or window. Append requires a window and a watermark
+ *       ({@code {column, delay, max_future_skew}}). At least one of group_by or window. Append requires a window and a watermark
  *       on the window's column.
  *   <li>{@code sink} (required): {@code table} (required, relative to the warehouse, unique across pipelines),
  *       {@code partition_by} (columns), {@code merge} (silver only, and required there): {@code keys}

@@ -25,7 +25,8 @@ import dev.sluice.ingestion.Trigger;
  *   <li>{@code complete}: every batch recomputes the whole result from the snapshot and overwrites gold.
  *   <li>{@code append}: the engine's watermark and window aggregation; a window is written once the
  *       watermark passes its end. Only inserts are aggregated: a finalised window can't take back a row,
- *       so update and delete change rows, and inserts older than the watermark, go to
+ *       so update and delete change rows, inserts older than the watermark, and inserts more than
+ *       {@code aggregate.watermark.max_future_skew} (default 1 day) after the batch time, go to
  *       {@code <table>_late} instead.
  * </ul>
  *

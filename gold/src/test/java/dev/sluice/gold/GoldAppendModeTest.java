@@ -70,6 +70,33 @@ class GoldAppendModeTest {
   }
 
   @Test
+  void anEventTimeBeyondMaxFutureSkewGoesToTheLateTableAndDoesNotFinaliseWindows() {
+    try (GoldFixture f = new GoldFixture(dir, APPEND)) {
+      f.customer("c1", "gold");
+      Row wild = Row.of(7L, "c1", new BigDecimal("70.00"), "paid", java.time.Instant.ofEpochSecond(1704101640000L));
+      f.insert(order(1, "c1", "10.00", "paid", "10:00:10"), wild);
+      assertThat(f.run().get(0).observedMetrics()).containsEntry("ledger.late", 1L).containsEntry("ledger.written", 1L);
+      f.insert(order(3, "c1", "30.00", "paid", "10:05:00"));
+      List<QueryProgress> p = f.run();
+      f.insert(order(4, "c1", "40.00", "paid", "10:10:00"));
+      p = new java.util.ArrayList<>(p);
+      p.addAll(f.run());
+
+      // the wild time moved nothing: order 3 is not late, and its window is final once 10:10 arrives
+      assertThat(p.stream().mapToLong(q -> GoldFixture.metric(q.observedMetrics(), "ledger.late")).sum()).isZero();
+      assertThat(f.goldResult()).containsOnlyKeys("2026-01-01T10:00:00Z|2026-01-01T10:01:00Z|gold",
+          "2026-01-01T10:05:00Z|2026-01-01T10:06:00Z|gold");
+      Table lateTable = f.session.table(f.config.tableUri("gold/revenue_late").toString());
+      StructType schema = lateTable.latestSnapshot().schema();
+      assertThat(f.rows(lateTable)).singleElement().satisfies(r -> {
+        assertThat(r.get(schema.indexOf("order_id"))).isEqualTo(7L);
+        assertThat(r.get(schema.indexOf("_late_operator")))
+            .isEqualTo("gold append: event time beyond max_future_skew 1 day");
+      });
+    }
+  }
+
+  @Test
   void ledgerOfTheFirstBatchCountsTheFilteredRow() {
     try (GoldFixture f = new GoldFixture(dir, APPEND)) {
       f.insert(order(1, "c1", "10.00", "paid", "10:00:10"), order(9, "c1", "90.00", "cancelled", "10:00:30"));

@@ -31,7 +31,13 @@ import java.util.function.Function;
 public final class DataStreamWriter {
   private static final Set<String> FORMATS = Set.of("delta", "console", "memory", "foreachbatch");
   private static final Set<String> OPTIONS = Set.of("checkpointlocation", "mergeschema", "minbatchestoretain",
-      "numrows", "truncate", "runnerleasetimeout", "watermarkpolicy", "laterowstable");
+      "numrows", "truncate", "runnerleasetimeout", "watermarkpolicy", "laterowstable", "maxfutureskew");
+
+  /**
+   * Option {@code maxFutureSkew}: how far after the batch's timestamp an event time may be and still move the
+   * watermark; later ones are counted ({@code eventTime.futureRows} in progress, a warning) and passed on.
+   */
+  public static final String DEFAULT_MAX_FUTURE_SKEW = "1 day";
 
   private final SluiceSession session;
   private final StreamFrame frame;
@@ -78,11 +84,15 @@ public final class DataStreamWriter {
     return this;
   }
 
-  /** {@code checkpointLocation}, {@code mergeSchema}, {@code minBatchesToRetain} (default 100), console {@code numRows}/{@code truncate}. */
+  /**
+   * {@code checkpointLocation}, {@code mergeSchema}, {@code minBatchesToRetain} (default 100), console
+   * {@code numRows}/{@code truncate}, {@code watermarkPolicy}, {@code lateRowsTable}, {@code maxFutureSkew}
+   * (default {@value #DEFAULT_MAX_FUTURE_SKEW}).
+   */
   public DataStreamWriter option(String key, String value) {
     if (!OPTIONS.contains(key.toLowerCase(Locale.ROOT))) {
       throw new IllegalArgumentException("Unknown writeStream option '" + key + "'; accepted: checkpointLocation,"
-          + " mergeSchema, minBatchesToRetain, numRows, truncate, runnerLeaseTimeout, watermarkPolicy, lateRowsTable");
+          + " mergeSchema, minBatchesToRetain, numRows, truncate, runnerLeaseTimeout, watermarkPolicy, lateRowsTable, maxFutureSkew");
     }
     options.put(key.toLowerCase(Locale.ROOT), value);
     return this;
@@ -195,7 +205,8 @@ public final class DataStreamWriter {
     QuerySpec spec = new QuerySpec(queryName, List.of(frame.source()), transforms, sink, description, outputMode,
         trigger, checkpoint, retain,
         Durations.parse(options.getOrDefault("runnerleasetimeout", "10 seconds"), "option runnerLeaseTimeout"),
-        watermarkPolicy(), Optional.ofNullable(options.get("laterowstable")).map(session::location),
+        watermarkPolicy(), Durations.parse(options.getOrDefault("maxfutureskew", DEFAULT_MAX_FUTURE_SKEW),
+            "option maxFutureSkew"), Optional.ofNullable(options.get("laterowstable")).map(session::location),
         frame.fingerprint(outputMode));
     StreamingQueryManager manager = session.streams();
     MicroBatchExecution[] self = new MicroBatchExecution[1];

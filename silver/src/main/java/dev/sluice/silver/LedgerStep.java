@@ -69,14 +69,24 @@ final class LedgerStep implements BatchTransformer {
   @Override
   public StructType outputSchema(StructType input) {
     if (requiredTimestamp != null) {
-      int i = input.indexOf(requiredTimestamp);
-      if (i < 0 || input.field(i).type() != PrimitiveType.TIMESTAMP) {
-        throw new IllegalArgumentException("dedup.watermark.column '" + requiredTimestamp + "' must be a timestamp"
-            + " column of the stream, whose columns are " + input.fieldNames() + "; add or cast it under columns");
-      }
+      watermarkColumn(input, requiredTimestamp);
     }
     this.schema = input;
     return input;
+  }
+
+  /**
+   * The index of the dedup watermark's column in {@code input}.
+   *
+   * @throws IllegalArgumentException when it is not a timestamp column of the stream
+   */
+  static int watermarkColumn(StructType input, String column) {
+    int i = input.indexOf(column);
+    if (i < 0 || input.field(i).type() != PrimitiveType.TIMESTAMP) {
+      throw new IllegalArgumentException("dedup.watermark.column '" + column + "' must be a timestamp"
+          + " column of the stream, whose columns are " + input.fieldNames() + "; add or cast it under columns");
+    }
+    return i;
   }
 
   @Override

@@ -6,6 +6,7 @@ import dev.sluice.config.Layer;
 import dev.sluice.config.MergeConfig;
 import dev.sluice.config.PipelineConfig;
 import dev.sluice.config.SluiceConfig;
+import dev.sluice.config.WatermarkConfig;
 import dev.sluice.ingestion.SluiceSession;
 import dev.sluice.ingestion.StreamFrame;
 import dev.sluice.ingestion.StreamingQuery;
@@ -27,7 +28,9 @@ import java.util.List;
  * duplicate of a key seen within the watermark (or ever, without one); of the rows reaching the MERGE,
  * {@code written} changed the table (inserted, updated or deleted a row), {@code superseded} lost to a newer
  * version (in the batch, the table or a tombstone) and {@code unchanged} was already there. Counters
- * {@code expectation.<name>.failed} go to the same places. Writes carry {@code txn(<pipeline>, batchId)} (quarantine:
+ * {@code expectation.<name>.failed} go to the same places. With a dedup watermark, rows whose event time is more
+ * than {@code max_future_skew} after the batch's timestamp are quarantined (rule {@code max_future_skew}) before
+ * they can move it. Writes carry {@code txn(<pipeline>, batchId)} (quarantine:
  * {@code <pipeline>:quarantine}); the query's name is the pipeline's and its checkpoint is
  * {@code <silver table>/_checkpoints/<pipeline>}.
  */
@@ -71,7 +74,11 @@ public final class SilverPipeline {
     StreamFrame frame = plan(session.readStream().format("delta").options(pipeline.source().options())
         .load(bronzeUri), pipeline, mergeConfig, states);
     Table quarantine = session.table(silverUri + "_quarantine");
+    // The engine's own guard gets the same limit, so that it agrees with the quarantine step.
+    String maxFutureSkew = pipeline.dedup().flatMap(DedupConfig::watermark).map(w -> w.maxFutureSkew().text())
+        .orElse(WatermarkConfig.DEFAULT_MAX_FUTURE_SKEW.text());
     return frame.writeStream().queryName(pipeline.name()).trigger(trigger)
+        .option("maxFutureSkew", maxFutureSkew)
         .option("checkpointLocation", silverUri + "/_checkpoints/" + pipeline.name())
         .option("minBatchesToRetain", Integer.toString(config.defaults().minBatchesToRetain()))
         .foreachBatch(new SilverSink(pipeline.name(), quarantine, states, merge))
@@ -121,8 +128,11 @@ public final class SilverPipeline {
     DedupConfig dedup = pipeline.dedup().get();
     String[] keys = dedup.keys().toArray(String[]::new);
     if (dedup.watermark().isPresent()) {
-      String column = dedup.watermark().get().column();
-      frame = frame.withWatermark(column, dedup.watermark().get().delay().text())
+      WatermarkConfig watermark = dedup.watermark().get();
+      String column = watermark.column();
+      frame = frame.mapBatches("quarantine event times beyond max_future_skew",
+              new FutureEventTimeStep(column, watermark.maxFutureSkew().duration(), states))
+          .withWatermark(column, watermark.delay().text())
           .mapBatches("ledger before dedup", LedgerStep.beforeDedup(states, column))
           .dropDuplicatesWithinWatermark(keys);
     } else {

@@ -21,7 +21,7 @@ final class ConfigShape {
       "schema", listOf(COLUMN), "schema_evolution", SCALAR);
   static final Shape DERIVED = object("name", SCALAR, "expr", SCALAR);
   static final Shape EXPECTATION = object("name", SCALAR, "condition", SCALAR, "action", SCALAR);
-  static final Shape WATERMARK = object("column", SCALAR, "delay", SCALAR);
+  static final Shape WATERMARK = object("column", SCALAR, "delay", SCALAR, "max_future_skew", SCALAR);
   static final Shape DEDUP = object("keys", SCALAR_LIST, "watermark", WATERMARK);
   static final Shape JOIN = object(
       "table", SCALAR, "pipeline", SCALAR, "path", SCALAR, "format", SCALAR, "options", FREE_MAP,

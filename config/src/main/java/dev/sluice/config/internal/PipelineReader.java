@@ -274,7 +274,9 @@ final class PipelineReader {
     String column = watermark.requiredString("column", "the event-time column, e.g. event_time");
     Interval delay = watermark.require("delay", "how late a row may arrive, e.g. delay: 10 minutes")
         ? watermark.interval("delay") : null;
-    return column == null || delay == null ? null : new WatermarkConfig(column, delay);
+    Interval skew = watermark.has("max_future_skew") ? watermark.interval("max_future_skew")
+        : WatermarkConfig.DEFAULT_MAX_FUTURE_SKEW;
+    return column == null || delay == null || skew == null ? null : new WatermarkConfig(column, delay, skew);
   }
 
   private List<JoinConfig> joins() {

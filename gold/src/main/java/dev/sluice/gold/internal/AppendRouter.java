@@ -1,5 +1,6 @@
 package dev.sluice.gold.internal;
 
+import dev.sluice.config.Interval;
 import dev.sluice.ingestion.Batch;
 import dev.sluice.ingestion.BatchTransformer;
 import dev.sluice.table.Table;
@@ -20,7 +21,10 @@ import java.util.Map;
  * {@code _late_operator = "gold append: <change type> not applied"}) and count as {@code late}. Inserts
  * whose every window the watermark has passed count as {@code late} too (the engine keeps them in the same
  * table); other inserts with an event time are {@code written}; the rest of the change rows are
- * {@code filtered} (by a join, the filter, or a null event time).
+ * {@code filtered} (by a join, the filter, or a null event time). An insert whose event time is more than
+ * {@code aggregate.watermark.max_future_skew} after the batch's timestamp can't be real yet (epoch
+ * milliseconds read as seconds): it would move the watermark there and finalise every window, so it goes to
+ * the late table too ({@code _late_operator = "gold append: event time beyond max_future_skew <skew>"}).
  */
 final class AppendRouter implements BatchTransformer {
   private static final int WRITTEN = 1;
@@ -32,8 +36,11 @@ final class AppendRouter implements BatchTransformer {
   private final Table late;
   private final String appId;
   private final LedgerState ledger;
+  private final Interval maxFutureSkew;
 
-  AppendRouter(String timeColumn, long sizeMicros, long slideMicros, Table late, String appId, LedgerState ledger) {
+  AppendRouter(String timeColumn, long sizeMicros, long slideMicros, Table late, String appId, LedgerState ledger,
+      Interval maxFutureSkew) {
+    this.maxFutureSkew = maxFutureSkew;
     this.timeColumn = timeColumn;
     this.sizeMicros = sizeMicros;
     this.slideMicros = slideMicros;
@@ -64,6 +71,7 @@ final class AppendRouter implements BatchTransformer {
     int changeType = in.indexOf("_change_type");
     int time = in.indexOf(timeColumn);
     long watermarkMicros = context.watermarkMs() * 1000;
+    Instant limit = context.batchTimestamp().plus(maxFutureSkew.duration());
     Map<Long, Integer> status = new HashMap<>();
     List<Row> kept = new ArrayList<>();
     List<Row> notApplied = new ArrayList<>();
@@ -77,6 +85,11 @@ final class AppendRouter implements BatchTransformer {
       }
       Instant t = (Instant) r.get(time);
       if (t == null) {
+        continue;
+      }
+      if (t.isAfter(limit)) {
+        notApplied.add(lateRow(r, in, out, "gold append: event time beyond max_future_skew " + maxFutureSkew, context));
+        status.merge(rowId, LATE, Math::max);
         continue;
       }
       status.merge(rowId, isLate(t, watermarkMicros) ? LATE : WRITTEN, Math::max);

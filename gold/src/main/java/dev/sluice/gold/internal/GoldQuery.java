@@ -112,13 +112,14 @@ public final class GoldQuery {
     }
     Table late = session.table(lateUri());
     frame = frame.mapBatches("gold: ledger and late changes", new AppendRouter(window.column(), windowMicros(true),
-        windowMicros(false), late, pipeline.name() + ":late-changes", ledger));
+        windowMicros(false), late, pipeline.name() + ":late-changes", ledger, watermark.maxFutureSkew()));
     List<String> keys = new ArrayList<>();
     keys.add("window(`" + window.column() + "`, '" + window.size().text() + "', '" + window.slide().text() + "')");
     keys.addAll(aggregate.groupBy());
     return frame.withWatermark(watermark.column(), watermark.delay().text())
         .groupBy(keys.toArray(String[]::new)).agg(aggregates.toArray(String[]::new))
         .writeStream().outputMode("append").option("lateRowsTable", lateUri())
+        .option("maxFutureSkew", watermark.maxFutureSkew().text())
         .foreachBatch(new AppendWindows(gold, pipeline.name(), pipeline.sink().partitionBy(),
             aggregate.groupBy().size()));
   }

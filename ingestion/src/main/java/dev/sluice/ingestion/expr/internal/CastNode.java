@@ -12,8 +12,9 @@ final class CastNode extends Node {
   private final UnaryOperator<Object> conversion;
 
   CastNode(Node child, DataType to, UnaryOperator<Object> conversion) {
-    // Parsing text and fitting decimals can fail, and failure is null.
-    super(to, child.nullable || child.type == PrimitiveType.STRING || to instanceof dev.sluice.table.types.DecimalType);
+    // Parsing text, fitting decimals and numbers outside the timestamp range can fail, and failure is null.
+    super(to, child.nullable || child.type == PrimitiveType.STRING || to instanceof dev.sluice.table.types.DecimalType
+        || to == PrimitiveType.TIMESTAMP && Types.isNumeric(child.type));
     this.child = child;
     this.conversion = conversion;
   }

@@ -13,7 +13,9 @@ import java.util.function.UnaryOperator;
 
 /**
  * Value conversions with Spark's non-ANSI cast rules: text that does not parse and numbers that do
- * not fit a decimal become null; integral narrowing wraps as in Java.
+ * not fit a decimal become null; integral narrowing wraps as in Java. A number cast to a timestamp is
+ * epoch seconds (fractions kept to the microsecond); outside years 0001-9999 it is null, where Spark would
+ * return a date tens of thousands of years ahead (epoch milliseconds read as seconds).
  */
 final class Casts {
   private static final BigDecimal LONG_MIN = BigDecimal.valueOf(Long.MIN_VALUE);
@@ -50,7 +52,8 @@ final class Casts {
     }
     // Spark reads numbers as seconds since the epoch and the reverse.
     if (Types.isNumeric(from) && to == PrimitiveType.TIMESTAMP) {
-      return v -> Instant.ofEpochSecond(0, toBigDecimal(v).movePointRight(9).setScale(0, RoundingMode.FLOOR).longValue());
+      return v -> v instanceof Double x && !Double.isFinite(x) || v instanceof Float f && !Float.isFinite(f)
+          ? null : DateTimes.fromEpoch(toBigDecimal(v), 0);
     }
     if (from == PrimitiveType.TIMESTAMP && Types.isNumeric(to)) {
       UnaryOperator<Object> n = numeric(to);

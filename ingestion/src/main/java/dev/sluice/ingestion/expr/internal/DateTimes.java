@@ -49,6 +49,10 @@ final class DateTimes {
           .toFormatter(Locale.ROOT)
           .withZone(ZoneOffset.UTC);
 
+  /** The timestamps of years 0001 to 9999 (as Spark and SQL engines support them), in epoch microseconds. */
+  private static final java.math.BigDecimal MIN_MICROS = java.math.BigDecimal.valueOf(-62135596800_000000L);
+  private static final java.math.BigDecimal MAX_MICROS = java.math.BigDecimal.valueOf(253402300799_999999L);
+
   private DateTimes() {}
 
   /** A timestamp from ISO-8601 or {@code yyyy-MM-dd[ HH:mm[:ss[.f]]]}, without zone read as UTC; null when invalid. */
@@ -124,6 +128,24 @@ final class DateTimes {
   static String format(Instant t) {
     String s = TIMESTAMP_TEXT.format(t);
     return s.endsWith(".") ? s.substring(0, s.length() - 1) : s;
+  }
+
+  /**
+   * The timestamp {@code value * 10^-exponent} seconds after the epoch ({@code exponent} 0: seconds, 3: millis,
+   * 6: micros), truncated to the microsecond; null outside years 0001-9999.
+   */
+  static Instant fromEpoch(java.math.BigDecimal value, int exponent) {
+    java.math.BigDecimal micros = value.movePointRight(6 - exponent).setScale(0, java.math.RoundingMode.FLOOR);
+    if (micros.compareTo(MIN_MICROS) < 0 || micros.compareTo(MAX_MICROS) > 0) {
+      return null;
+    }
+    long m = micros.longValueExact();
+    return Instant.ofEpochSecond(Math.floorDiv(m, 1_000_000L), Math.floorMod(m, 1_000_000L) * 1000L);
+  }
+
+  /** Microseconds since the epoch, exactly (a timestamp has microsecond precision). */
+  static long toEpochMicros(Instant t) {
+    return Math.addExact(Math.multiplyExact(t.getEpochSecond(), 1_000_000L), t.getNano() / 1000);
   }
 
   static LocalDate toDate(Instant t) {

@@ -68,6 +68,12 @@ final class Functions {
     define("ceil", 1, 1, (a, c) -> floorOrCeil(a[0], c, RoundingMode.CEILING));
     define("ceiling", 1, 1, (a, c) -> floorOrCeil(a[0], c, RoundingMode.CEILING));
     define("to_timestamp", 1, 2, Functions::toTimestamp);
+    define("timestamp_seconds", 1, 1, (a, c) -> fromEpoch(a[0], c, 0));
+    define("timestamp_millis", 1, 1, (a, c) -> fromEpoch(a[0], c, 3));
+    define("timestamp_micros", 1, 1, (a, c) -> fromEpoch(a[0], c, 6));
+    define("unix_seconds", 1, 1, (a, c) -> toEpoch(a[0], c, 1_000_000L));
+    define("unix_millis", 1, 1, (a, c) -> toEpoch(a[0], c, 1_000L));
+    define("unix_micros", 1, 1, (a, c) -> toEpoch(a[0], c, 1L));
     define("to_date", 1, 2, Functions::toDate);
     define("date_trunc", 2, 2, Functions::dateTrunc);
     define("year", 1, 1, (a, c) -> field(a[0], c, OffsetDateTime::getYear));
@@ -295,6 +301,30 @@ final class Functions {
       return new FunctionNodes.Unary(PrimitiveType.TIMESTAMP, true, arg, s -> DateTimes.parseTimestamp((String) s));
     }
     return withPattern(arg, args[1], c, PrimitiveType.TIMESTAMP, (text, f) -> DateTimes.parseTimestamp(text, f));
+  }
+
+  /**
+   * {@code timestamp_seconds/millis/micros(n)}: Spark's functions for numbers in a known epoch unit (seconds may
+   * have a fraction; millis and micros are integral). Null outside years 0001-9999, like CAST.
+   */
+  private static Node fromEpoch(Node arg, Call c, int exponent) {
+    boolean fractional = exponent == 0 && Types.isNumeric(arg.type);
+    if (!arg.isNullLiteral() && !(Types.isIntegral(arg.type) || fractional)) {
+      throw c.error("Function `" + c.name() + "` needs " + (exponent == 0 ? "a number" : "an integral number")
+          + " of " + c.name().substring("timestamp_".length()) + " since 1970-01-01 UTC but got " + arg.type.typeName());
+    }
+    return new FunctionNodes.Unary(PrimitiveType.TIMESTAMP, true, arg,
+        v -> v instanceof Double x && !Double.isFinite(x) || v instanceof Float f && !Float.isFinite(f)
+            ? null : DateTimes.fromEpoch(Casts.toBigDecimal(v), exponent));
+  }
+
+  /** {@code unix_seconds/millis/micros(ts)}: the timestamp as a whole number of units since the epoch (floor). */
+  private static Node toEpoch(Node arg, Call c, long microsPerUnit) {
+    if (arg.type != PrimitiveType.TIMESTAMP && !arg.isNullLiteral()) {
+      throw c.error("Function `" + c.name() + "` needs a timestamp but got " + arg.type.typeName());
+    }
+    return new FunctionNodes.Unary(PrimitiveType.LONG, false, c.cast(arg, PrimitiveType.TIMESTAMP),
+        v -> Math.floorDiv(DateTimes.toEpochMicros((Instant) v), microsPerUnit));
   }
 
   private static Node toDate(Node[] args, Call c) {

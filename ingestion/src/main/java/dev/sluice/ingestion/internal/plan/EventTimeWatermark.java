@@ -17,6 +17,11 @@ import java.util.Map;
  * it saw in the batch; after the batch the runner moves the watermark to that maximum minus the delay
  * (never backwards). The column is marked in the schema (field metadata {@code spark.watermarkDelayMs},
  * as Spark does) so that stateful steps know the event-time column.
+ *
+ * <p>An event time after the batch's limit (its timestamp plus the query's {@code maxFutureSkew}) can't be
+ * real yet: one such value (epoch milliseconds read as seconds) would move the watermark millennia ahead
+ * and make every later row late, for good. Such rows still pass, but are only counted ({@link
+ * #futureRows}), never part of the maximum.
  */
 public final class EventTimeWatermark implements Transform {
   public static final String DELAY_METADATA = "spark.watermarkDelayMs";
@@ -27,6 +32,9 @@ public final class EventTimeWatermark implements Transform {
   private final long delayMs;
   private long batchMax = Long.MIN_VALUE;
   private long batchMin = Long.MAX_VALUE;
+  private long maxEventTimeMs = Long.MAX_VALUE;
+  private long futureRows;
+  private long futureMax = Long.MIN_VALUE;
 
   private EventTimeWatermark(StructType schema, int column, long delayMs) {
     this.schema = schema;
@@ -78,7 +86,12 @@ public final class EventTimeWatermark implements Transform {
     for (Row r : input.rows()) {
       Object v = r.get(column);
       if (v instanceof Instant t) {
-        long ms = t.toEpochMilli();
+        long ms = toEpochMilli(t);
+        if (ms > maxEventTimeMs) {
+          futureRows++;
+          futureMax = Math.max(futureMax, ms);
+          continue;
+        }
         batchMax = Math.max(batchMax, ms);
         batchMin = Math.min(batchMin, ms);
       }
@@ -94,18 +107,51 @@ public final class EventTimeWatermark implements Transform {
     return Math.max(current, batchMax - delayMs);
   }
 
-  /** Forgets the batch's extremes (called by the runner after each batch). */
-  public void resetBatch() {
+  /**
+   * Forgets the last batch's extremes (called by the runner before each batch); event times after {@code
+   * maxEventTimeMs} in the coming batch will not move the watermark.
+   */
+  public void startBatch(long maxEventTimeMs) {
+    this.maxEventTimeMs = maxEventTimeMs;
     batchMax = Long.MIN_VALUE;
     batchMin = Long.MAX_VALUE;
+    futureRows = 0;
+    futureMax = Long.MIN_VALUE;
   }
 
-  /** Event-time statistics of the last batch for progress ({@code eventTime}), empty when no rows had one. */
+  /** Rows of the last batch whose event time was after its limit, and so left out of the watermark. */
+  public long futureRows() {
+    return futureRows;
+  }
+
+  /** The greatest event time left out of the watermark in the last batch (epoch ms), if any. */
+  public long futureMax() {
+    return futureMax;
+  }
+
+  /**
+   * Event-time statistics of the last batch for progress ({@code eventTime}: {@code max} and {@code min} of the
+   * times counted, and {@code futureRows} when some were after the limit), empty when no rows had one.
+   */
   public Map<String, String> batchStats() {
-    if (batchMax == Long.MIN_VALUE) {
-      return Map.of();
+    Map<String, String> out = new LinkedHashMap<>();
+    if (batchMax != Long.MIN_VALUE) {
+      out.put("max", Instant.ofEpochMilli(batchMax).toString());
+      out.put("min", Instant.ofEpochMilli(batchMin).toString());
     }
-    return Map.of("max", Instant.ofEpochMilli(batchMax).toString(), "min", Instant.ofEpochMilli(batchMin).toString());
+    if (futureRows > 0) {
+      out.put("futureRows", Long.toString(futureRows));
+    }
+    return out;
+  }
+
+  /** Epoch milliseconds, saturated: an instant too far out for a long is simply beyond any limit. */
+  private static long toEpochMilli(Instant t) {
+    try {
+      return t.toEpochMilli();
+    } catch (ArithmeticException e) {
+      return t.getEpochSecond() < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+    }
   }
 
   public String columnName() {

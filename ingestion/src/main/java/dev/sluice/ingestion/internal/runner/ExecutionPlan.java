@@ -17,13 +17,15 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A query's bound steps with what runs around them: the event-time watermark (the minimum, or with
  * {@code watermarkPolicy=max} the maximum, over the {@code withWatermark} steps) and one versioned
  * state store per stateful step, under {@code <checkpoint>/state/<step>/0}. Batch N loads state
  * version N and commits version N+1 before the sink commit, so a re-run batch rebuilds the same
- * version from the same input.
+ * version from the same input. Event times after the batch timestamp plus {@code maxFutureSkew} don't
+ * move the watermark (see {@link EventTimeWatermark}).
  */
 final class ExecutionPlan implements AutoCloseable {
   private static final int SNAPSHOT_INTERVAL = 10;
@@ -33,12 +35,14 @@ final class ExecutionPlan implements AutoCloseable {
   private final List<StatefulTransform> stateful = new ArrayList<>();
   private final Map<StatefulTransform, StateStoreProvider> providers = new IdentityHashMap<>();
   private final boolean maxPolicy;
+  private final long maxFutureSkewMs;
   private Map<StatefulTransform, StateStore> open = new IdentityHashMap<>();
   private Map<String, Long> lastMetrics = Map.of();
 
-  ExecutionPlan(List<Transform> steps, Location stateRoot, boolean maxPolicy) {
+  ExecutionPlan(List<Transform> steps, Location stateRoot, boolean maxPolicy, java.time.Duration maxFutureSkew) {
     this.steps = steps;
     this.maxPolicy = maxPolicy;
+    this.maxFutureSkewMs = maxFutureSkew.toMillis();
     for (Transform t : steps) {
       if (t instanceof EventTimeWatermark w) {
         watermarks.add(w);
@@ -60,7 +64,9 @@ final class ExecutionPlan implements AutoCloseable {
     for (StatefulTransform s : stateful) {
       open.put(s, providers.get(s).load(batchId + 1));
     }
-    watermarks.forEach(EventTimeWatermark::resetBatch);
+    long limit = timestamp.toEpochMilli() > Long.MAX_VALUE - maxFutureSkewMs ? Long.MAX_VALUE
+        : timestamp.toEpochMilli() + maxFutureSkewMs;
+    watermarks.forEach(w -> w.startBatch(limit));
     Transform.BatchInfo info = new Transform.BatchInfo(batchId, timestamp, watermarkMs, open::get, late);
     lastMetrics = info.metrics();
     Batch batch = input;
@@ -111,6 +117,17 @@ final class ExecutionPlan implements AutoCloseable {
       next = maxPolicy ? Math.max(next, v) : Math.min(next, v);
     }
     return Math.max(current, next);
+  }
+
+  /** Rows of the last batch whose event time was too far ahead to move the watermark, and the greatest such time. */
+  Optional<Map.Entry<Long, Instant>> futureRows() {
+    long rows = 0;
+    long max = Long.MIN_VALUE;
+    for (EventTimeWatermark w : watermarks) {
+      rows += w.futureRows();
+      max = Math.max(max, w.futureMax());
+    }
+    return rows == 0 ? Optional.empty() : Optional.of(Map.entry(rows, Instant.ofEpochMilli(max)));
   }
 
   /** Whether a batch without input must run because the watermark moved (windows to emit, state to evict). */

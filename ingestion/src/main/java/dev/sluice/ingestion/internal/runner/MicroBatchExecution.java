@@ -136,7 +136,8 @@ public final class MicroBatchExecution implements StreamingQuery {
         sources.add(registry.create(s.format(), new SourceContext(split.sourceOptions(), s.schema(), s.path(),
             checkpoint.sourceLocation(i), resolver, clock)));
       }
-      return new ExecutionPlan(bind(unionSchema(sources)), checkpoint.stateLocation(), spec.maxWatermarkPolicy());
+      return new ExecutionPlan(bind(unionSchema(sources)), checkpoint.stateLocation(), spec.maxWatermarkPolicy(),
+          spec.maxFutureSkew());
     } catch (AnalysisException e) {
       throw e;
     } catch (IllegalArgumentException e) {
@@ -368,6 +369,10 @@ public final class MicroBatchExecution implements StreamingQuery {
         return;
       }
       long nextWatermark = plan.nextWatermark(batchWatermark);
+      plan.futureRows().ifPresent(f -> LOG.warn("Query {} batch {}: {} rows have an event time more than maxFutureSkew"
+          + " ({}) after the batch time {}, up to {}; they did not move the watermark. Check the event-time column"
+          + " (epoch milliseconds read as seconds?), or raise maxFutureSkew if such times are real", describe(),
+          batchId, f.getKey(), spec.maxFutureSkew(), Instant.ofEpochMilli(entry.batchTimestampMs()), f.getValue()));
       List<QueryProgress.StateOperatorProgress> stateProgress = plan.commitState();
       if (!stateProgress.isEmpty()) {
         Map<String, Long> stateRows = new LinkedHashMap<>();

@@ -22,6 +22,7 @@ public record QuerySpec(
     int minBatchesToRetain,
     java.time.Duration runnerLeaseTimeout,
     boolean maxWatermarkPolicy,
+    java.time.Duration maxFutureSkew,
     java.util.Optional<Location> lateRowsTable,
     java.util.Map<String, String> fingerprint) {
   public QuerySpec {

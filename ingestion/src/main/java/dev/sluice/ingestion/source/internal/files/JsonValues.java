@@ -9,7 +9,6 @@ import dev.sluice.table.types.MapType;
 import dev.sluice.table.types.PrimitiveType;
 import dev.sluice.table.types.StructField;
 import dev.sluice.table.types.StructType;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -139,7 +138,7 @@ final class JsonValues {
         return node.booleanValue();
       case TIMESTAMP:
         if (node.isIntegralNumber() && node.canConvertToLong()) {
-          return Instant.ofEpochSecond(node.longValue()); // Spark reads a JSON number as epoch seconds
+          return TextValues.epochSeconds(node.longValue(), field); // Spark reads a JSON number as epoch seconds
         }
         requireThat(node.isTextual(), node, type, field);
         return TextValues.parse(node.textValue(), type, field);

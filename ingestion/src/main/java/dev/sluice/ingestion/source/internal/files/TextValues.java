@@ -17,6 +17,11 @@ import java.util.Locale;
 
 /** Converts text (a CSV field, a JSON string) to the Java value of a column type. */
 final class TextValues {
+  /** The timestamps a source accepts: years 0001 to 9999, as Spark and SQL engines support them. */
+  static final Instant MIN_TIMESTAMP = Instant.parse("0001-01-01T00:00:00Z");
+  static final Instant MAX_TIMESTAMP = Instant.parse("9999-12-31T23:59:59.999999Z");
+  private static final String RANGE = "the supported range 0001-01-01 to 9999-12-31";
+
   private TextValues() {}
 
   /** Why a value does not fit its column; the message names the field, the type and the value. */
@@ -49,7 +54,7 @@ final class TextValues {
         case FLOAT -> (float) parseDouble(text.trim());
         case BOOLEAN -> parseBoolean(text.trim(), field);
         case DATE -> LocalDate.parse(text.trim());
-        case TIMESTAMP -> timestamp(text.trim());
+        case TIMESTAMP -> inRange(timestamp(text.trim()), text, field);
         case BINARY -> Base64.getDecoder().decode(text.trim());
         case TIMESTAMP_NTZ -> throw new BadValue(field, type, text, "timestamp_ntz is not supported; use timestamp");
       };
@@ -60,12 +65,43 @@ final class TextValues {
     }
   }
 
+  /**
+   * {@code value} at the column's scale, exactly: a value with more fraction digits than the scale (other than
+   * trailing zeros) or more integer digits than precision minus scale doesn't fit, so that the source keeps the
+   * original (rescued, or a corrupt record) instead of rounding it away. Rounding is an explicit CAST.
+   */
   static BigDecimal decimal(BigDecimal value, DecimalType type, String field) throws BadValue {
-    BigDecimal scaled = value.setScale(type.scale(), RoundingMode.HALF_UP);
+    BigDecimal scaled;
+    try {
+      scaled = value.setScale(type.scale(), RoundingMode.UNNECESSARY);
+    } catch (ArithmeticException e) {
+      throw new BadValue(field, type, value.toPlainString(), "more than " + type.scale() + " decimal places; rounding"
+          + " would lose digits. Widen the scale, or read the field as a string and CAST it where rounding is wanted");
+    }
     if (scaled.precision() > type.precision()) {
       throw new BadValue(field, type, value.toPlainString(), "more than " + type.precision() + " digits");
     }
     return scaled;
+  }
+
+  /**
+   * {@code seconds} since the epoch as a timestamp, as Spark reads a JSON number; outside the supported range it
+   * doesn't fit (epoch milliseconds read as seconds land tens of thousands of years ahead).
+   */
+  static Instant epochSeconds(long seconds, String field) throws BadValue {
+    if (seconds < MIN_TIMESTAMP.getEpochSecond() || seconds > MAX_TIMESTAMP.getEpochSecond()) {
+      throw new BadValue(field, PrimitiveType.TIMESTAMP, Long.toString(seconds), "a number is read as epoch seconds,"
+          + " and this one is outside " + RANGE + "; if it holds epoch milliseconds or microseconds, declare the"
+          + " field as long and convert it with timestamp_millis(...) or timestamp_micros(...)");
+    }
+    return Instant.ofEpochSecond(seconds);
+  }
+
+  private static Instant inRange(Instant t, String text, String field) throws BadValue {
+    if (t.isBefore(MIN_TIMESTAMP) || t.isAfter(MAX_TIMESTAMP)) {
+      throw new BadValue(field, PrimitiveType.TIMESTAMP, text, "outside " + RANGE);
+    }
+    return t;
   }
 
   /** An ISO-8601 instant, offset date-time, local date-time (read as UTC) or date (midnight UTC); microsecond precision. */

@@ -91,7 +91,7 @@ class FileFormatsTest {
         .add("tags", new ArrayType(PrimitiveType.STRING, true))
         .add("address", StructType.empty().add("city", PrimitiveType.STRING).add("zip", PrimitiveType.INTEGER))
         .add("scores", new MapType(PrimitiveType.STRING, PrimitiveType.DOUBLE, true));
-    Files.writeString(in.resolve("n.json"), "{\"at\":\"2024-05-01T10:15:30.123456789+02:00\",\"price\":12.345,"
+    Files.writeString(in.resolve("n.json"), "{\"at\":\"2024-05-01T10:15:30.123456789+02:00\",\"price\":12.350,"
         + "\"tags\":[\"a\",\"b\"],\"address\":{\"city\":\"Oslo\",\"zip\":150},\"scores\":{\"x\":1.5,\"y\":2},\"extra\":1}\n"
         + "{\"at\":\"2024-05-01 08:00:00\",\"address\":{\"zip\":\"x\"}}\n");
     List<Row> rows = all(source("json", Map.of(), schema)).rows();
