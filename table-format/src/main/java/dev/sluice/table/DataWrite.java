@@ -32,7 +32,7 @@ final class DataWrite {
           metadata.createdTime()));
     }
     TableWriter writer = new TableWriter(context.log().store(), context.log().tablePath(), "", plan.tableSchema(),
-        metadata.partitionColumns(), options, context.clock());
+        metadata.partitionColumns(), options.forTable(metadata.configuration()), context.clock());
     int[] index = plan.inputIndex();
     boolean identity = inputSchema == null || isIdentity(index, inputSchema.size());
     long count = 0;

@@ -49,7 +49,8 @@ public final class Delete extends WriteOperation<Delete> {
     txn.readPredicate(where, add -> context.mightMatch(snapshot, add, where));
     BoundPredicate match = where.bind(snapshot.schema());
     boolean cdf = ChangeFeed.enabled(snapshot.metadata());
-    RewriteFiles rewriter = new RewriteFiles(context, snapshot.schema(), partitionColumns, options, cdf);
+    RewriteFiles rewriter = new RewriteFiles(context, snapshot.schema(), partitionColumns,
+        options.forTable(snapshot.metadata().configuration()), cdf);
     long now = context.clock().millis();
     long deleted = 0;
     long copied = 0;

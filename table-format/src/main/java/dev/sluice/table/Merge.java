@@ -151,7 +151,7 @@ public final class Merge extends WriteOperation<Merge> {
     txn.readPredicate(scope, add -> context.mightMatch(snapshot, add, scope));
     MergeRows pair = new MergeRows(schema, sourceSchema);
     List<String> partitionColumns = snapshot.metadata().partitionColumns();
-    RewriteFiles writer = new RewriteFiles(context, schema, partitionColumns, options, ChangeFeed.enabled(txn.metadata()));
+    RewriteFiles writer = new RewriteFiles(context, schema, partitionColumns, options.forTable(txn.metadata().configuration()), ChangeFeed.enabled(txn.metadata()));
     Counts counts = new Counts();
     Set<MergeKey> matchedKeys = new HashSet<>();
     long now = context.clock().millis();

@@ -46,7 +46,13 @@ abstract class WriteOperation<T extends WriteOperation<T>> {
     return self();
   }
 
-  /** Roll data files at about this many bytes (default 128 MiB). */
+  /**
+   * Roll data files at about this many bytes (default: the table property {@code delta.targetFileSize},
+   * else 128 MiB). The size is measured as the file is written, with the page being filled (up to 1 MiB per
+   * column) counted before compression, so files far smaller than a page come out smaller than asked.
+   *
+   * @throws IllegalArgumentException if {@code bytes} is not positive
+   */
   public T targetFileSize(long bytes) {
     options = options.withTargetFileSize(bytes);
     return self();

@@ -143,6 +143,15 @@ class KernelInteropIT {
   }
 
   @Test
+  void oneAppendRolledOverIntoManyFilesAtASmallTargetSize() {
+    Table table = Table.forPath(new LocalObjectStore(dir), "rolled");
+    table.create(ALL_TYPES).commit();
+    table.newAppend().rows(allTypes(0, 6_000)).targetFileSize(32 << 10).commit();
+    assertThat(table.latestSnapshot().files()).hasSizeGreaterThan(3);
+    assertKernelSeesSluiceRows(table, dir.resolve("rolled"), 6_000);
+  }
+
+  @Test
   void partitionedTableWithSpecialCharacters() {
     StructType schema = StructType.of(StructField.of("id", PrimitiveType.LONG), StructField.of("region", PrimitiveType.STRING),
         StructField.of("day", PrimitiveType.DATE), StructField.of("at", PrimitiveType.TIMESTAMP));

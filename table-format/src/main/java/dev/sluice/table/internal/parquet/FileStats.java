@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.table.data.Row;
 import dev.sluice.table.types.DataType;
+import dev.sluice.table.types.DecimalType;
 import dev.sluice.table.types.PrimitiveType;
 import dev.sluice.table.types.StructField;
 import dev.sluice.table.types.StructType;
@@ -17,9 +18,10 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongFunction;
+import java.util.function.ToLongFunction;
 
 /**
  * Collects a data file's Delta statistics ({@code add.stats}) row by row: {@code numRecords}, and for
@@ -116,9 +118,9 @@ public final class FileStats {
     ObjectNode max = root.putObject("maxValues");
     ObjectNode nulls = root.putObject("nullCount");
     for (Leaf leaf : leaves) {
-      if (leaf.min != null) {
-        JsonNode lower = lowerBound(leaf.type, leaf.min);
-        JsonNode upper = upperBound(leaf.type, leaf.max);
+      if (leaf.hasBounds()) {
+        JsonNode lower = leaf.lower();
+        JsonNode upper = leaf.upper();
         // Both or neither: a lone bound would still be true, but Spark always writes them in pairs.
         if (lower != null && upper != null) {
           parent(min, leaf.names).set(leaf.names[leaf.names.length - 1], lower);
@@ -141,53 +143,6 @@ public final class FileStats {
       node = child instanceof ObjectNode o ? o : node.putObject(names[i]);
     }
     return node;
-  }
-
-  private static JsonNode lowerBound(DataType type, Object value) {
-    if (type == PrimitiveType.STRING) {
-      return MAPPER.getNodeFactory().textNode(prefix((String) value, STRING_PREFIX));
-    }
-    return bound(value);
-  }
-
-  private static JsonNode upperBound(DataType type, Object value) {
-    if (type == PrimitiveType.STRING) {
-      String max = truncatedMax((String) value);
-      return max == null ? null : MAPPER.getNodeFactory().textNode(max);
-    }
-    return bound(value);
-  }
-
-  private static JsonNode bound(Object value) {
-    var nodes = MAPPER.getNodeFactory();
-    if (value instanceof Double d) {
-      return d.isInfinite() ? null : nodes.numberNode(d);
-    }
-    if (value instanceof Float f) {
-      return f.isInfinite() ? null : nodes.numberNode(f);
-    }
-    if (value instanceof Long l) {
-      return nodes.numberNode(l);
-    }
-    if (value instanceof Integer i) {
-      return nodes.numberNode(i);
-    }
-    if (value instanceof Short s) {
-      return nodes.numberNode(s);
-    }
-    if (value instanceof Byte b) {
-      return nodes.numberNode(b);
-    }
-    if (value instanceof BigDecimal d) {
-      return nodes.numberNode(d);
-    }
-    if (value instanceof LocalDate d) {
-      return nodes.textNode(d.toString());
-    }
-    if (value instanceof Instant t) {
-      return nodes.textNode(TIMESTAMP.format(t.truncatedTo(ChronoUnit.MILLIS)));
-    }
-    throw new IllegalStateException("No statistics bound for " + value.getClass().getName());
   }
 
   /** The first {@code n} code points (never splitting a surrogate pair). */
@@ -257,33 +212,35 @@ public final class FileStats {
     return StatsParser.parse(json, schema);
   }
 
-  /** Statistics of one leaf column; {@code path} are field ordinals from the row down. */
+  /**
+   * Statistics of one leaf column; {@code path} are field ordinals from the row down. Bounds are kept
+   * in primitive fields (a {@code long} key or a {@code double}) and turned into JSON only at the end,
+   * so the per-row work is an unboxing and two comparisons.
+   */
   private static class Leaf {
     final int[] path;
     final String[] names;
-    final DataType type;
-    Object min;
-    Object max;
     long nulls;
 
-    Leaf(int[] path, String[] names, DataType type) {
+    Leaf(int[] path, String[] names) {
       this.path = path;
       this.names = names;
-      this.type = type;
     }
 
-    /** The leaf for a column of this type: typed so that the per-row work is one comparison or two. */
     static Leaf of(int[] path, String[] names, DataType type) {
       if (type == PrimitiveType.STRING) {
-        return new StringLeaf(path, names, type);
+        return new StringLeaf(path, names);
       }
       if (type == PrimitiveType.DOUBLE || type == PrimitiveType.FLOAT) {
-        return new FloatingLeaf(path, names, type);
+        return new FloatingLeaf(path, names, type == PrimitiveType.FLOAT);
       }
-      if (type.isOrderable() && type != PrimitiveType.TIMESTAMP_NTZ) {
-        return new OrderedLeaf(path, names, type);
+      if (type instanceof DecimalType) {
+        return new DecimalLeaf(path, names);
       }
-      return new Leaf(path, names, type);
+      if (type instanceof PrimitiveType p && p.isOrderable() && p != PrimitiveType.TIMESTAMP_NTZ) {
+        return new IntegralLeaf(path, names, p);
+      }
+      return new Leaf(path, names);
     }
 
     final void add(Object value) {
@@ -296,57 +253,245 @@ public final class FileStats {
 
     /** Widens min/max by a non-null value; only null counts for unordered types. */
     void bound(Object value) {}
+
+    boolean hasBounds() {
+      return false;
+    }
+
+    /** The JSON lower bound, or null if there is none that is true. */
+    JsonNode lower() {
+      return null;
+    }
+
+    JsonNode upper() {
+      return null;
+    }
   }
 
+  /** Integers, dates (epoch day) and timestamps (epoch millisecond, floored) as one {@code long} key. */
+  private static final class IntegralLeaf extends Leaf {
+    private final ToLongFunction<Object> key;
+    private final LongFunction<JsonNode> json;
+    private long min = Long.MAX_VALUE;
+    private long max = Long.MIN_VALUE;
+    private boolean seen;
+
+    IntegralLeaf(int[] path, String[] names, PrimitiveType type) {
+      super(path, names);
+      var nodes = MAPPER.getNodeFactory();
+      switch (type) {
+        case LONG -> {
+          key = v -> (Long) v;
+          json = nodes::numberNode;
+        }
+        case INTEGER -> {
+          key = v -> (Integer) v;
+          json = x -> nodes.numberNode((int) x);
+        }
+        case SHORT -> {
+          key = v -> (Short) v;
+          json = x -> nodes.numberNode((short) x);
+        }
+        case BYTE -> {
+          key = v -> (Byte) v;
+          json = x -> nodes.numberNode((byte) x);
+        }
+        case DATE -> {
+          key = v -> ((LocalDate) v).toEpochDay();
+          json = x -> nodes.textNode(LocalDate.ofEpochDay(x).toString());
+        }
+        case TIMESTAMP -> {
+          // toEpochMilli floors (nanos are never negative), so min and max are floored alike.
+          key = v -> ((Instant) v).toEpochMilli();
+          json = x -> nodes.textNode(TIMESTAMP.format(Instant.ofEpochMilli(x)));
+        }
+        default -> throw new IllegalStateException("No integral statistics for " + type);
+      }
+    }
+
+    @Override
+    void bound(Object value) {
+      long x = key.applyAsLong(value);
+      if (x < min) {
+        min = x;
+      }
+      if (x > max) {
+        max = x;
+      }
+      seen = true;
+    }
+
+    @Override
+    boolean hasBounds() {
+      return seen;
+    }
+
+    @Override
+    JsonNode lower() {
+      return json.apply(min);
+    }
+
+    @Override
+    JsonNode upper() {
+      return json.apply(max);
+    }
+  }
+
+  /** NaN is no bound of anything: Spark and Kernel ignore it too. Infinite bounds are left out. */
+  private static final class FloatingLeaf extends Leaf {
+    private final boolean isFloat;
+    private double min;
+    private double max;
+    private boolean seen;
+
+    FloatingLeaf(int[] path, String[] names, boolean isFloat) {
+      super(path, names);
+      this.isFloat = isFloat;
+    }
+
+    @Override
+    void bound(Object value) {
+      double x = isFloat ? (Float) value : (Double) value;
+      if (Double.isNaN(x)) {
+        return;
+      }
+      if (!seen) {
+        min = x;
+        max = x;
+        seen = true;
+      } else if (Double.compare(x, min) < 0) {
+        min = x;
+      } else if (Double.compare(x, max) > 0) {
+        max = x;
+      }
+    }
+
+    @Override
+    boolean hasBounds() {
+      return seen;
+    }
+
+    @Override
+    JsonNode lower() {
+      return json(min);
+    }
+
+    @Override
+    JsonNode upper() {
+      return json(max);
+    }
+
+    private JsonNode json(double x) {
+      if (Double.isInfinite(x)) {
+        return null;
+      }
+      return isFloat ? MAPPER.getNodeFactory().numberNode((float) x) : MAPPER.getNodeFactory().numberNode(x);
+    }
+  }
+
+  private static final class DecimalLeaf extends Leaf {
+    private BigDecimal min;
+    private BigDecimal max;
+
+    DecimalLeaf(int[] path, String[] names) {
+      super(path, names);
+    }
+
+    @Override
+    void bound(Object value) {
+      BigDecimal d = (BigDecimal) value;
+      if (min == null) {
+        min = d;
+        max = d;
+      } else if (d.compareTo(min) < 0) {
+        min = d;
+      } else if (d.compareTo(max) > 0) {
+        max = d;
+      }
+    }
+
+    @Override
+    boolean hasBounds() {
+      return min != null;
+    }
+
+    @Override
+    JsonNode lower() {
+      return MAPPER.getNodeFactory().numberNode(min);
+    }
+
+    @Override
+    JsonNode upper() {
+      return MAPPER.getNodeFactory().numberNode(max);
+    }
+  }
+
+  /**
+   * Strings in code point order. Most values can move neither bound, and a 64-bit key of their first
+   * four characters (compared with the bounds' keys) tells so without comparing whole strings; only a
+   * value whose key ties or passes a bound's key is compared in full.
+   */
   private static final class StringLeaf extends Leaf {
-    StringLeaf(int[] path, String[] names, DataType type) {
-      super(path, names, type);
+    private String min;
+    private String max;
+    private long minKey;
+    private long maxKey;
+
+    StringLeaf(int[] path, String[] names) {
+      super(path, names);
     }
 
     @Override
     void bound(Object value) {
       String s = (String) value;
+      long k = key(s);
       if (min == null) {
         min = s;
         max = s;
-      } else if (compareCodePoints(s, (String) min) < 0) {
-        min = s;
-      } else if (compareCodePoints(s, (String) max) > 0) {
+        minKey = k;
+        maxKey = k;
+        return;
+      }
+      int toMax = Long.compareUnsigned(k, maxKey);
+      if (toMax > 0 || (toMax == 0 && s != max && compareCodePoints(s, max) > 0)) {
         max = s;
+        maxKey = k;
+        return;
+      }
+      int toMin = Long.compareUnsigned(k, minKey);
+      if (toMin < 0 || (toMin == 0 && s != min && compareCodePoints(s, min) < 0)) {
+        min = s;
+        minKey = k;
       }
     }
-  }
 
-  private static class OrderedLeaf extends Leaf {
-    OrderedLeaf(int[] path, String[] names, DataType type) {
-      super(path, names, type);
+    /**
+     * The first four UTF-16 units in code point order, 16 bits each, padded with 0. A strictly smaller
+     * key means a strictly smaller string (padding sorts a prefix first); equal keys decide nothing.
+     */
+    static long key(String s) {
+      long k = 0;
+      int n = s.length();
+      for (int i = 0; i < 4; i++) {
+        k = (k << 16) | (i < n ? fixup(s.charAt(i)) : 0);
+      }
+      return k;
     }
 
     @Override
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    void bound(Object value) {
-      if (min == null) {
-        min = value;
-        max = value;
-      } else if (((Comparable) value).compareTo(min) < 0) {
-        min = value;
-      } else if (((Comparable) value).compareTo(max) > 0) {
-        max = value;
-      }
-    }
-  }
-
-  /** NaN is no bound of anything: Spark and Kernel ignore it too. */
-  private static final class FloatingLeaf extends OrderedLeaf {
-    FloatingLeaf(int[] path, String[] names, DataType type) {
-      super(path, names, type);
+    boolean hasBounds() {
+      return min != null;
     }
 
     @Override
-    void bound(Object value) {
-      if (!(value instanceof Double d && d.isNaN()) && !(value instanceof Float f && f.isNaN())) {
-        super.bound(value);
-      }
+    JsonNode lower() {
+      return MAPPER.getNodeFactory().textNode(prefix(min, STRING_PREFIX));
+    }
+
+    @Override
+    JsonNode upper() {
+      String truncated = truncatedMax(max);
+      return truncated == null ? null : MAPPER.getNodeFactory().textNode(truncated);
     }
   }
 }

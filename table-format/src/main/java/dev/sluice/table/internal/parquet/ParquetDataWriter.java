@@ -7,20 +7,14 @@ import dev.sluice.table.storage.ObjectStore;
 import dev.sluice.table.types.StructType;
 import java.io.IOException;
 import java.util.Iterator;
-import java.util.Map;
-import org.apache.avro.Schema;
-import org.apache.avro.generic.GenericData;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.parquet.avro.AvroWriteSupport;
 import org.apache.parquet.conf.ParquetConfiguration;
 import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.hadoop.ParquetWriter;
-import org.apache.parquet.hadoop.api.DelegatingWriteSupport;
 import org.apache.parquet.hadoop.api.WriteSupport;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.io.PositionOutputStream;
-import org.apache.parquet.schema.MessageType;
 
 /**
  * Writes one Parquet data file of a Delta table through an {@link ObjectStore}, collecting its
@@ -34,24 +28,20 @@ public final class ParquetDataWriter {
   private final ObjectStore store;
   private final String key;
   private final TrackedOutputFile file;
-  private final ParquetWriter<GenericData.Record> writer;
-  private final AvroRowConverter converter;
+  private final ParquetWriter<Row> writer;
+  private final RowWriteSupport support;
   private final FileStats stats;
   private boolean finished;
 
   private ParquetDataWriter(ObjectStore store, String key, StructType schema, ParquetWriteOptions options) {
     this.store = store;
     this.key = key;
-    Schema avroSchema = AvroSchemas.toAvro(schema);
-    MessageType parquetSchema = ParquetSchemas.toParquet(schema);
-    this.converter = new AvroRowConverter(schema, avroSchema);
+    this.support = new RowWriteSupport(schema, ParquetSchemas.toParquet(schema));
     this.stats = new FileStats(schema, options.numIndexedCols());
     this.file = new TrackedOutputFile(new StoreOutputFile(store, key));
-    PlainParquetConfiguration conf = new PlainParquetConfiguration();
-    conf.set(AvroWriteSupport.WRITE_OLD_LIST_STRUCTURE, "false");
     try {
-      this.writer = new Builder(file, writeSupport(parquetSchema, avroSchema))
-          .withConf(conf)
+      this.writer = new Builder(file, support)
+          .withConf(new PlainParquetConfiguration())
           .withCodecFactory(PageCodecs.INSTANCE)
           .withCompressionCodec(CompressionCodecName.valueOf(options.codec().name()))
           .withRowGroupSize(options.rowGroupSize())
@@ -93,9 +83,9 @@ public final class ParquetDataWriter {
    * @throws SchemaMismatchException if a value does not fit its column; the message names the column
    */
   public void write(Row row) {
-    GenericData.Record record = converter.toRecord(row);
+    support.check(row);
     try {
-      writer.write(record);
+      writer.write(row);
     } catch (IOException e) {
       throw new StorageException("Writing Parquet data file " + store.uriOf(key) + " failed: " + e.getMessage(), e);
     }
@@ -137,26 +127,10 @@ public final class ParquetDataWriter {
     store.delete(key);
   }
 
-  private static WriteSupport<GenericData.Record> writeSupport(MessageType parquetSchema, Schema avroSchema) {
-    return new DelegatingWriteSupport<>(new AvroWriteSupport<>(parquetSchema, avroSchema, GenericData.get())) {
-      @Override
-      public WriteContext init(ParquetConfiguration configuration) {
-        // Leave out parquet-avro's embedded Avro schema: its names are sanitised and would mislead
-        // readers that map columns by it. Spark and Kernel read the Parquet schema only.
-        return new WriteContext(super.init(configuration).getSchema(), Map.of());
-      }
+  private static final class Builder extends ParquetWriter.Builder<Row, Builder> {
+    private final WriteSupport<Row> support;
 
-      @Override
-      public WriteContext init(Configuration configuration) {
-        return new WriteContext(super.init(configuration).getSchema(), Map.of());
-      }
-    };
-  }
-
-  private static final class Builder extends ParquetWriter.Builder<GenericData.Record, Builder> {
-    private final WriteSupport<GenericData.Record> support;
-
-    Builder(OutputFile file, WriteSupport<GenericData.Record> support) {
+    Builder(OutputFile file, WriteSupport<Row> support) {
       super(file);
       this.support = support;
     }
@@ -167,12 +141,12 @@ public final class ParquetDataWriter {
     }
 
     @Override
-    protected WriteSupport<GenericData.Record> getWriteSupport(Configuration conf) {
+    protected WriteSupport<Row> getWriteSupport(Configuration conf) {
       return support;
     }
 
     @Override
-    protected WriteSupport<GenericData.Record> getWriteSupport(ParquetConfiguration conf) {
+    protected WriteSupport<Row> getWriteSupport(ParquetConfiguration conf) {
       return support;
     }
   }

@@ -1,5 +1,6 @@
 package dev.sluice.table.internal.parquet;
 
+import dev.sluice.table.exceptions.UnsupportedTableFeatureException;
 import dev.sluice.table.types.ArrayType;
 import dev.sluice.table.types.DataType;
 import dev.sluice.table.types.DecimalType;
@@ -19,44 +20,64 @@ import org.apache.parquet.schema.Types;
 /**
  * The Parquet schema Sluice writes for a Delta schema: Spark's standard layout (3-level lists named
  * {@code list/element}, maps as {@code key_value/key/value}, INT64 TIMESTAMP(MICROS, UTC)) with the
- * real column names. Its shape must match {@link AvroSchemas}, field by field.
+ * real column names. {@link ValueWriters} writes values in this layout.
  */
 final class ParquetSchemas {
   private ParquetSchemas() {}
 
+  /**
+   * The Parquet schema of data files for rows of {@code schema}.
+   *
+   * @throws UnsupportedTableFeatureException for a map whose keys are not strings, or timestamp_ntz
+   */
   static MessageType toParquet(StructType schema) {
     Types.MessageTypeBuilder message = Types.buildMessage();
     for (StructField f : schema.fields()) {
-      message.addField(type(f.type(), f.name(), f.nullable()));
+      message.addField(type(f.type(), f.name(), f.nullable(), f.name()));
     }
     return message.named("spark_schema");
   }
 
-  private static Type type(DataType type, String name, boolean nullable) {
+  /** The bytes Spark uses for a decimal of this precision: the fewest that hold 10^precision - 1 signed. */
+  static int fixedLength(int precision) {
+    int bytes = 1;
+    while (Math.pow(2.0, 8.0 * bytes - 1) < Math.pow(10.0, precision)) {
+      bytes++;
+    }
+    return bytes;
+  }
+
+  private static Type type(DataType type, String name, boolean nullable, String column) {
     Repetition repetition = nullable ? Repetition.OPTIONAL : Repetition.REQUIRED;
     if (type instanceof StructType struct) {
       Types.GroupBuilder<GroupType> group = Types.buildGroup(repetition);
       for (StructField f : struct.fields()) {
-        group.addField(type(f.type(), f.name(), f.nullable()));
+        group.addField(type(f.type(), f.name(), f.nullable(), column + "." + f.name()));
       }
       return group.named(name);
     }
     if (type instanceof ArrayType array) {
       GroupType repeated = Types.repeatedGroup()
-          .addField(type(array.elementType(), "element", array.containsNull()))
+          .addField(type(array.elementType(), "element", array.containsNull(), column + ".element"))
           .named("list");
       return Types.buildGroup(repetition).as(LogicalTypeAnnotation.listType()).addField(repeated).named(name);
     }
     if (type instanceof MapType map) {
+      if (map.keyType() != PrimitiveType.STRING) {
+        // Kept from the parquet-avro writer (Avro maps have string keys); other keys would need their own
+        // value checks and Kernel interop tests before being allowed.
+        throw new UnsupportedTableFeatureException("Column '" + column + "' is " + map
+            + ": Sluice writes maps with string keys only. Use map<string,...> or an array of key/value structs.");
+      }
       GroupType keyValue = Types.repeatedGroup()
-          .addField(type(map.keyType(), "key", false))
-          .addField(type(map.valueType(), "value", map.valueContainsNull()))
+          .addField(type(map.keyType(), "key", false, column + ".key"))
+          .addField(type(map.valueType(), "value", map.valueContainsNull(), column + ".value"))
           .named("key_value");
       return Types.buildGroup(repetition).as(LogicalTypeAnnotation.mapType()).addField(keyValue).named(name);
     }
     if (type instanceof DecimalType decimal) {
       return Types.primitive(PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY, repetition)
-          .length(AvroSchemas.fixedLength(decimal.precision()))
+          .length(fixedLength(decimal.precision()))
           .as(LogicalTypeAnnotation.decimalType(decimal.scale(), decimal.precision()))
           .named(name);
     }
@@ -77,8 +98,9 @@ final class ParquetSchemas {
           .as(LogicalTypeAnnotation.dateType()).named(name);
       case TIMESTAMP -> Types.primitive(PrimitiveTypeName.INT64, repetition)
           .as(LogicalTypeAnnotation.timestampType(true, TimeUnit.MICROS)).named(name);
-      case TIMESTAMP_NTZ -> throw new IllegalStateException(
-          "timestamp_ntz column '" + name + "' must have been refused by AvroSchemas");
+      case TIMESTAMP_NTZ -> throw new UnsupportedTableFeatureException("Column '" + column
+          + "' is timestamp_ntz, which needs the timestampNtz table feature that Sluice does not "
+          + "implement. Use a timestamp column (UTC instants) instead.");
     };
   }
 }

@@ -1,2 +1,5 @@
-/** Parquet data files and checkpoints through parquet-avro, read and written via the object store. */
+/**
+ * Parquet data files (written straight from rows by {@link dev.sluice.table.internal.parquet.RowWriteSupport}) and
+ * checkpoints (through parquet-avro), read and written via the object store.
+ */
 package dev.sluice.table.internal.parquet;

@@ -38,6 +38,8 @@ public final class TableWriter {
   private final int[] dataIndex;
   private final StructType dataSchema;
   private final Map<String, Open> open = new LinkedHashMap<>();
+  /** The one open file of an unpartitioned table, also in {@link #open}; saves a map lookup per row. */
+  private Open unpartitioned;
   private final List<NewFile> done = new ArrayList<>();
   private final String prefix;
   private int fileCounter;
@@ -85,23 +87,31 @@ public final class TableWriter {
 
   /** Writes one row of the table schema. */
   public void write(Row row) {
+    Open target = partitionIndex.length == 0 ? unpartitionedFile() : partitionFile(row);
+    Row data = dataIndex.length == schema.size() ? row : project(row);
+    target.writer.write(data);
+    if (target.reachedTargetSize(options.targetFileSizeBytes())) {
+      done.add(close(target));
+      open.remove(target.partitionKey);
+      if (target == unpartitioned) {
+        unpartitioned = null;
+      }
+    }
+  }
+
+  private Open unpartitionedFile() {
+    return unpartitioned != null ? unpartitioned : openFile("", new LinkedHashMap<>());
+  }
+
+  private Open partitionFile(Row row) {
     LinkedHashMap<String, String> values = new LinkedHashMap<>();
     for (int i = 0; i < partitionIndex.length; i++) {
       values.put(schema.field(partitionIndex[i]).name(),
           PartitionValues.encode(row.get(partitionIndex[i]), schema.field(partitionIndex[i]).type()));
     }
-    String partitionKey = partitionIndex.length == 0 ? "" : PartitionValues.partitionPath(values);
+    String partitionKey = PartitionValues.partitionPath(values);
     Open target = open.get(partitionKey);
-    if (target == null) {
-      target = openFile(partitionKey, values);
-      open.put(partitionKey, target);
-    }
-    Row data = dataIndex.length == schema.size() ? row : project(row);
-    target.writer.write(data);
-    if (target.writer.bytesWritten() >= options.targetFileSizeBytes()) {
-      done.add(close(target));
-      open.remove(partitionKey);
-    }
+    return target != null ? target : openFile(partitionKey, values);
   }
 
   private Row project(Row row) {
@@ -121,7 +131,12 @@ public final class TableWriter {
         ParquetWriteOptions.defaults()
             .withCodec(options.codec().equals("zstd") ? ParquetWriteOptions.Codec.ZSTD : ParquetWriteOptions.Codec.SNAPPY)
             .withNumIndexedCols(options.statsColumns()));
-    return new Open(writer, key, relative, values);
+    Open opened = new Open(writer, partitionKey, key, relative, values);
+    open.put(partitionKey, opened);
+    if (partitionIndex.length == 0) {
+      unpartitioned = opened;
+    }
+    return opened;
   }
 
   private NewFile close(Open target) {
@@ -137,6 +152,7 @@ public final class TableWriter {
       done.add(close(o));
     }
     open.clear();
+    unpartitioned = null;
     return List.copyOf(done);
   }
 
@@ -155,9 +171,45 @@ public final class TableWriter {
       keys.add(f.key());
     }
     open.clear();
+    unpartitioned = null;
     done.clear();
     store.deleteAll(keys);
   }
 
-  private record Open(ParquetDataWriter writer, String key, String relative, LinkedHashMap<String, String> values) {}
+  /** A file being written. */
+  private static final class Open {
+    final ParquetDataWriter writer;
+    final String partitionKey;
+    final String key;
+    final String relative;
+    final LinkedHashMap<String, String> values;
+    private long rows;
+    private long nextSizeCheck = 1;
+
+    Open(ParquetDataWriter writer, String partitionKey, String key, String relative, LinkedHashMap<String, String> values) {
+      this.writer = writer;
+      this.partitionKey = partitionKey;
+      this.key = key;
+      this.relative = relative;
+      this.values = values;
+    }
+
+    /**
+     * Whether the file reached {@code target} bytes after one more row. Asking the Parquet writer sums
+     * every column's buffers, so the size is checked again only after about half the rows that the
+     * average row size says still fit: a handful of checks per file, and every row when rows are big.
+     */
+    boolean reachedTargetSize(long target) {
+      if (++rows < nextSizeCheck) {
+        return false;
+      }
+      long bytes = writer.bytesWritten();
+      if (bytes >= target) {
+        return true;
+      }
+      long perRow = Math.max(1, bytes / rows);
+      nextSizeCheck = rows + Math.max(1, (target - bytes) / perRow / 2);
+      return false;
+    }
+  }
 }

@@ -129,6 +129,31 @@ class FileStatsTest {
   }
 
   @Test
+  void stringBoundsAreTheCodePointExtremesWhateverTheOrderAndPrefixesOfTheValues() throws Exception {
+    // Short strings over an alphabet with U+0000, a surrogate pair and U+E000..U+FFFF, so that values share
+    // 4-character prefixes, are prefixes of each other, and differ where UTF-16 and code point order disagree.
+    String[] alphabet = {"\u0000", "a", "b", "\uD83D\uDE00", "\uE000", "\uFFFF"};
+    java.util.Random random = new java.util.Random(7);
+    for (int round = 0; round < 200; round++) {
+      List<String> values = new java.util.ArrayList<>();
+      for (int v = 0; v < 30; v++) {
+        StringBuilder s = new StringBuilder();
+        for (int c = random.nextInt(7); c > 0; c--) {
+          s.append(alphabet[random.nextInt(alphabet.length)]);
+        }
+        values.add(s.toString());
+      }
+      Row[] rows = values.stream().map(v -> Row.of(v)).toArray(Row[]::new);
+
+      JsonNode stats = collect(StructType.empty().add("s", PrimitiveType.STRING), 32, rows);
+
+      List<String> sorted = values.stream().sorted(FileStats::compareCodePoints).toList();
+      assertThat(stats.get("minValues").get("s").asText()).isEqualTo(sorted.get(0));
+      assertThat(stats.get("maxValues").get("s").asText()).isEqualTo(sorted.get(sorted.size() - 1));
+    }
+  }
+
+  @Test
   void stringsCompareByCodePointNotByUtf16Unit() {
     String privateUse = "\uE000";
     String emoji = "\uD83D\uDE00";
