@@ -132,7 +132,9 @@ class MicroBatchRunnerTest {
     q.awaitTermination();
     assertThat(Landing.ids(silver)).containsExactlyElementsOf(Landing.range(0, 30));
     // the same batch again (as after a crash before commits/N): skipped by the MERGE's txn
-    merge.call(new dev.sluice.ingestion.Batch(Landing.SCHEMA, List.of(Row.of(999L, "x", 1.0))), 0);
+    boolean written = merge.call(new dev.sluice.ingestion.Batch(Landing.SCHEMA, List.of(Row.of(999L, "x", 1.0))),
+        new BatchContext(q.id(), 0, java.util.Map.of()));
+    assertThat(written).isFalse();
     assertThat(merge.lastResult().skipped()).isTrue();
     assertThat(Landing.ids(silver)).containsExactlyElementsOf(Landing.range(0, 30));
   }

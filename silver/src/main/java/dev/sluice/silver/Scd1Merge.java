@@ -27,12 +27,10 @@ import java.util.Map;
  */
 final class Scd1Merge implements MergeStrategy {
   private final Table table;
-  private final String appId;
   private final MergeConfig config;
 
-  Scd1Merge(Table table, String appId, MergeConfig config) {
+  Scd1Merge(Table table, MergeConfig config) {
     this.table = table;
-    this.appId = appId;
     this.config = config;
   }
 
@@ -42,7 +40,7 @@ final class Scd1Merge implements MergeStrategy {
   }
 
   @Override
-  public CommitResult merge(Batch batch, long batchId, EvalContext context, Map<String, Long> metrics) {
+  public CommitResult merge(Batch batch, String appId, long batchId, EvalContext context, Map<String, Long> metrics) {
     String seq = config.sequenceBy().orElse(null);
     List<Row> rows = seq == null ? lastPerKey(batch) : batch.rows();
     Merge merge = table.newMerge().source(batch.schema(), rows).on(config.keys().toArray(String[]::new))

@@ -49,13 +49,11 @@ final class Scd2Merge implements MergeStrategy {
   private static final Comparator<Object> ORDER = (a, b) -> ((Comparable) a).compareTo(b);
 
   private final Table table;
-  private final String appId;
   private final MergeConfig config;
   private final String seq;
 
-  Scd2Merge(Table table, String appId, MergeConfig config) {
+  Scd2Merge(Table table, MergeConfig config) {
     this.table = table;
-    this.appId = appId;
     this.config = config;
     this.seq = config.sequenceBy().orElseThrow(() -> new IllegalArgumentException(
         "sink.merge.scd 2 needs sink.merge.sequence_by: the column whose value orders the versions of a key"));
@@ -82,7 +80,7 @@ final class Scd2Merge implements MergeStrategy {
   private record Event(Row row, boolean delete) {}
 
   @Override
-  public CommitResult merge(Batch batch, long batchId, EvalContext context, Map<String, Long> metrics) {
+  public CommitResult merge(Batch batch, String appId, long batchId, EvalContext context, Map<String, Long> metrics) {
     StructType stage = batch.schema();
     StructType target = tableSchema(stage);
     int[] keyPos = SilverSchemas.positions(stage, config.keys());

@@ -59,8 +59,8 @@ public final class SilverPipeline {
     StructType stage = SilverSchemas.stage(pipeline.name(), bronze.latestSnapshot().schema(), pipeline.columns());
     Table silver = session.table(silverUri);
     MergeStrategy merge = mergeConfig.scd() == 2
-        ? new Scd2Merge(silver, pipeline.name(), mergeConfig)
-        : new Scd1Merge(silver, pipeline.name(), mergeConfig);
+        ? new Scd2Merge(silver, mergeConfig)
+        : new Scd1Merge(silver, mergeConfig);
     SilverSchemas.positions(stage, mergeConfig.keys());
     silver.create(merge.tableSchema(stage)).partitionBy(pipeline.sink().partitionBy().toArray(String[]::new))
         .enableChangeDataFeed().ifNotExists().commit();

@@ -1,6 +1,7 @@
 package dev.sluice.silver;
 
 import dev.sluice.ingestion.Batch;
+import dev.sluice.ingestion.BatchContext;
 import dev.sluice.ingestion.BatchFunction;
 import dev.sluice.ingestion.expr.EvalContext;
 import dev.sluice.table.Table;
@@ -10,8 +11,8 @@ import java.util.TreeMap;
 
 /**
  * The {@code foreachBatch} function of a silver query: appends the batch's quarantined rows to
- * {@code <table>_quarantine} ({@code txn(<pipeline>:quarantine, batchId)}), then MERGEs the rest into the
- * silver table ({@code txn(<pipeline>, batchId)}) with the batch's counters (ledger, expectations) in the
+ * {@code <table>_quarantine} ({@code txn(<query id>:quarantine, batchId)}), then MERGEs the rest into the
+ * silver table ({@code txn(<query id>, batchId)}) with the batch's counters (ledger, expectations) in the
  * commit's {@code operationMetrics}. Both writes are skipped when a re-run finds them committed. A batch
  * that read no rows (a no-data batch moving the watermark) commits nothing.
  */
@@ -30,23 +31,27 @@ final class SilverSink implements BatchFunction {
 
   @Override
   public void call(Batch batch, long batchId) {
-    call(batch, batchId, Map.of());
+    throw new UnsupportedOperationException("SilverSink writes with the query's id: call(batch, context)");
   }
 
   @Override
-  public void call(Batch batch, long batchId, Map<String, Long> batchMetrics) {
+  public boolean call(Batch batch, BatchContext context) {
+    long batchId = context.batchId();
+    Map<String, Long> batchMetrics = context.metrics();
     BatchStates.State state = states.take(batchId);
     if (state == null) {
       throw new IllegalStateException("Pipeline '" + pipeline + "': batch " + batchId + " reached the sink without"
           + " passing the silver steps; the query was not built by SilverPipeline.start");
     }
+    boolean written = true;
     if (!state.quarantined.isEmpty()) {
       quarantine.create(QuarantineRows.schema(batch.schema())).ifNotExists().commit();
-      quarantine.newAppend().schema(QuarantineRows.schema(batch.schema())).rows(state.quarantined)
-          .txn(pipeline + ":quarantine", batchId).metric(Ledger.QUARANTINED, state.quarantined.size()).commit();
+      written = !quarantine.newAppend().schema(QuarantineRows.schema(batch.schema())).rows(state.quarantined)
+          .txn(context.appId("quarantine"), batchId).metric(Ledger.QUARANTINED, state.quarantined.size()).commit()
+          .skipped();
     }
     if (batchMetrics.getOrDefault(Ledger.ROWS_IN, 0L) == 0 && batch.size() == 0) {
-      return;
+      return written;
     }
     Map<String, Long> metrics = new TreeMap<>();
     batchMetrics.forEach((k, v) -> {
@@ -55,6 +60,6 @@ final class SilverSink implements BatchFunction {
       }
     });
     Instant timestamp = state.timestamp;
-    merge.merge(batch, batchId, EvalContext.of(timestamp), metrics);
+    return !merge.merge(batch, context.appId(), batchId, EvalContext.of(timestamp), metrics).skipped();
   }
 }

@@ -88,19 +88,19 @@ class SilverRecoveryTest {
   void aReRunOfACommittedBatchDoesNothing() {
     SilverFixture f = new SilverFixture(dir, session, "", MERGE);
     f.bronze(order("o1", "10", "new", 1, 0));
-    f.run();
+    String appId = f.run().id().toString();
     Table silver = f.silver();
     long version = silver.latestVersion().getAsLong();
     MergeConfig config = f.config().pipeline("orders_silver").orElseThrow().sink().merge().orElseThrow();
-    Scd1Merge merge = new Scd1Merge(silver, "orders_silver", config);
+    Scd1Merge merge = new Scd1Merge(silver, config);
     Batch batch = new Batch(silver.latestSnapshot().schema(), List.of(order("o1", "99", "changed", 9, 0)));
 
-    CommitResult again = merge.merge(batch, 0, EvalContext.of(SilverFixture.T0), Map.of());
+    CommitResult again = merge.merge(batch, appId, 0, EvalContext.of(SilverFixture.T0), Map.of());
 
     assertThat(again.skipped()).isTrue();
     assertThat(silver.latestVersion().getAsLong()).isEqualTo(version);
     assertThat(SilverFixture.rows(silver)).extracting(m -> m.get("status")).containsExactly("new");
-    CommitResult next = merge.merge(batch, 1, EvalContext.of(SilverFixture.T0), Map.of());
+    CommitResult next = merge.merge(batch, appId, 1, EvalContext.of(SilverFixture.T0), Map.of());
     assertThat(next.skipped()).isFalse();
   }
 

@@ -70,7 +70,7 @@ public final class GoldQuery {
     StreamFrame frame = transforms(changes.mapBatches("gold: tag change rows and read current rows",
         new TagChanges(ledger, snapshot)));
     var writer = append ? appendQuery(frame, gold) : frame.mapBatches("gold: ledger", new ChangeLedger(aggregate, ledger))
-        .writeStream().foreachBatch(new RecomputeGroups(aggregate, gold, pipeline.name(), pipeline.sink().partitionBy(), ledger));
+        .writeStream().foreachBatch(new RecomputeGroups(aggregate, gold, pipeline.sink().partitionBy(), ledger));
     return writer.queryName(pipeline.name()).trigger(trigger)
         .option("checkpointLocation", goldUri + "/_checkpoints/" + pipeline.name())
         .option("minBatchesToRetain", Integer.toString(config.defaults().minBatchesToRetain()))
@@ -112,14 +112,14 @@ public final class GoldQuery {
     }
     Table late = session.table(lateUri());
     frame = frame.mapBatches("gold: ledger and late changes", new AppendRouter(window.column(), windowMicros(true),
-        windowMicros(false), late, pipeline.name() + ":late-changes", ledger));
+        windowMicros(false), late, ledger));
     List<String> keys = new ArrayList<>();
     keys.add("window(`" + window.column() + "`, '" + window.size().text() + "', '" + window.slide().text() + "')");
     keys.addAll(aggregate.groupBy());
     return frame.withWatermark(watermark.column(), watermark.delay().text())
         .groupBy(keys.toArray(String[]::new)).agg(aggregates.toArray(String[]::new))
         .writeStream().outputMode("append").option("lateRowsTable", lateUri())
-        .foreachBatch(new AppendWindows(gold, pipeline.name(), pipeline.sink().partitionBy(),
+        .foreachBatch(new AppendWindows(gold, pipeline.sink().partitionBy(),
             aggregate.groupBy().size()));
   }
 

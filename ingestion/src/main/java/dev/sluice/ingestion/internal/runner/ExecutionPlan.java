@@ -35,8 +35,10 @@ final class ExecutionPlan implements AutoCloseable {
   private final boolean maxPolicy;
   private Map<StatefulTransform, StateStore> open = new IdentityHashMap<>();
   private Map<String, Long> lastMetrics = Map.of();
+  private final java.util.UUID queryId;
 
-  ExecutionPlan(List<Transform> steps, Location stateRoot, boolean maxPolicy) {
+  ExecutionPlan(List<Transform> steps, Location stateRoot, boolean maxPolicy, java.util.UUID queryId) {
+    this.queryId = queryId;
     this.steps = steps;
     this.maxPolicy = maxPolicy;
     for (Transform t : steps) {
@@ -61,7 +63,8 @@ final class ExecutionPlan implements AutoCloseable {
       open.put(s, providers.get(s).load(batchId + 1));
     }
     watermarks.forEach(EventTimeWatermark::resetBatch);
-    Transform.BatchInfo info = new Transform.BatchInfo(batchId, timestamp, watermarkMs, open::get, late);
+    Transform.BatchInfo info = new Transform.BatchInfo(batchId, timestamp, watermarkMs, open::get, late,
+        new java.util.concurrent.ConcurrentHashMap<>(), queryId);
     lastMetrics = info.metrics();
     Batch batch = input;
     try {

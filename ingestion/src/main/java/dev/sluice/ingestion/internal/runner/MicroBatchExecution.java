@@ -123,7 +123,8 @@ public final class MicroBatchExecution implements StreamingQuery {
             checkpoint.sourceLocation(i), resolver, clock)));
       }
       StructType input = unionSchema(sources);
-      try (ExecutionPlan plan = new ExecutionPlan(bind(input), checkpoint.stateLocation(), spec.maxWatermarkPolicy())) {
+      try (ExecutionPlan plan = new ExecutionPlan(bind(input), checkpoint.stateLocation(), spec.maxWatermarkPolicy(),
+          id)) {
         Sink sink = spec.sinkFactory().apply(id);
         LateRowsWriter late = spec.lateRowsTable().map(t -> new LateRowsWriter(t, id)).orElse(null);
         new Loop(checkpoint, sources, limits, plan, sink, late).run();
@@ -397,7 +398,8 @@ public final class MicroBatchExecution implements StreamingQuery {
       QueryProgress p = new QueryProgress(id.toString(), runId.toString(), spec.name(), clock.instant().toString(),
           batchId, totalMs, inputRows, inputRows * 1000.0 / sincePrevious, processed, durations, eventTime,
           stateProgress, sp,
-          new QueryProgress.SinkProgress(sink.description(), written), observed);
+          new QueryProgress.SinkProgress(sink.description(), Math.max(0, written), written == Sink.ALREADY_COMMITTED),
+          observed);
       synchronized (monitor) {
         progress.addLast(p);
         while (progress.size() > PROGRESS_KEPT) {
