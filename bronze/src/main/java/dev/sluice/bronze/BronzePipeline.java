@@ -10,6 +10,7 @@ import dev.sluice.ingestion.DataStreamReader;
 import dev.sluice.ingestion.SluiceSession;
 import dev.sluice.ingestion.StreamingQuery;
 import dev.sluice.ingestion.Trigger;
+import dev.sluice.table.Table;
 import java.net.URI;
 import java.util.Locale;
 
@@ -25,6 +26,10 @@ import java.util.Locale;
  * ledger ({@code ledger.rowsIn = ledger.written + ledger.quarantined}; deduplicated, late, filtered and dropped
  * are 0) is in the bronze commit's {@code operationMetrics} and in the query's progress
  * ({@code observedMetrics}).
+ *
+ * <p>A new checkpoint over a table that already has rows (the old checkpoint was deleted to reprocess) skips the
+ * files the table already holds rows of, counting their rows as deduplicated ({@link IngestedFiles}): only new
+ * files land. To ingest everything again, delete the table folder, checkpoints included.
  */
 public final class BronzePipeline {
   private BronzePipeline() {}
@@ -50,14 +55,19 @@ public final class BronzePipeline {
         + "': a bronze source needs source.path, the folder of its input files"));
     URI tableUri = config.tableUri(pipeline.sink().table());
     URI quarantineUri = config.tableUri(pipeline.sink().table() + "_quarantine");
-    BronzeWriter writer = new BronzeWriter(pipeline.name(), session.table(tableUri.toString()),
-        session.table(quarantineUri.toString()), pipeline.sink().partitionBy(), source.schemaEvolution());
+    Table table = session.table(tableUri.toString());
+    Table quarantine = session.table(quarantineUri.toString());
+    BronzeWriter writer = new BronzeWriter(pipeline.name(), table, quarantine, pipeline.sink().partitionBy(),
+        source.schemaEvolution());
+    String checkpoint = tableUri + "/_checkpoints/" + pipeline.name();
+    IngestedFiles ingested = IngestedFiles.forCheckpoint(pipeline.name(), session.location(checkpoint), table,
+        quarantine);
     return reader(session, pipeline).load(path)
-        .mapBatches("bronze lineage and ledger", new LineageStep(pipeline.name()))
+        .mapBatches("bronze lineage and ledger", new LineageStep(pipeline.name(), ingested))
         .writeStream()
         .queryName(pipeline.name())
         .trigger(trigger)
-        .option("checkpointLocation", tableUri + "/_checkpoints/" + pipeline.name())
+        .option("checkpointLocation", checkpoint)
         .option("minBatchesToRetain", Integer.toString(config.defaults().minBatchesToRetain()))
         .foreachBatch(writer)
         .start();

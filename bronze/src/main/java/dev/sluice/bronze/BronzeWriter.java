@@ -51,7 +51,8 @@ final class BronzeWriter implements BatchFunction {
     for (Row r : batch.rows()) {
       (r.isNullAt(error) ? good : bad).add(r);
     }
-    Ledger ledger = new Ledger(batch.size(), good.size(), bad.size());
+    long deduplicated = context.metrics().getOrDefault(Ledger.DEDUPLICATED, 0L);
+    Ledger ledger = new Ledger(batch.size() + deduplicated, good.size(), bad.size(), deduplicated);
     createIfMissing(in);
     BronzeRows.Shaped shaped = shaper.shape(in, good, table.latestSnapshot().schema());
     if (!bad.isEmpty()) {
