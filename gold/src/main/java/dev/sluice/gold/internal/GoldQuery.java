@@ -69,12 +69,29 @@ public final class GoldQuery {
         windowMicros(false), dimensions());
     StreamFrame frame = transforms(changes.mapBatches("gold: tag change rows and read current rows",
         new TagChanges(ledger, snapshot)));
+    String checkpoint = goldUri + "/_checkpoints/" + pipeline.name();
+    if (append) {
+      refuseAppendOverExistingWindows(gold, checkpoint);
+    }
     var writer = append ? appendQuery(frame, gold) : frame.mapBatches("gold: ledger", new ChangeLedger(aggregate, ledger))
         .writeStream().foreachBatch(new RecomputeGroups(aggregate, gold, pipeline.sink().partitionBy(), ledger));
     return writer.queryName(pipeline.name()).trigger(trigger)
-        .option("checkpointLocation", goldUri + "/_checkpoints/" + pipeline.name())
+        .option("checkpointLocation", checkpoint)
         .option("minBatchesToRetain", Integer.toString(config.defaults().minBatchesToRetain()))
         .start();
+  }
+
+  /**
+   * Append mode can't be re-derived over its own output: a new checkpoint reads silver from its first version, and
+   * every window it finalises again would be appended beside the one already there. Update and complete mode
+   * recompute groups from silver's current rows, so they need no such guard.
+   */
+  private void refuseAppendOverExistingWindows(Table gold, String checkpoint) {
+    dev.sluice.ingestion.Location cp = session.location(checkpoint);
+    boolean fresh = cp.store().status(cp.resolve("metadata").key()).isEmpty();
+    if (fresh && gold.exists() && !gold.latestSnapshot().files().isEmpty()) {
+      throw GoldErrors.appendOverExistingWindows(pipeline.name(), goldUri, checkpoint);
+    }
   }
 
   /** Joins, then columns, then the filter. */
