@@ -1,5 +1,6 @@
 package dev.sluice.bronze;
 
+import dev.sluice.ingestion.Checkpoints;
 import dev.sluice.ingestion.Location;
 import dev.sluice.table.Table;
 import dev.sluice.table.data.CloseableIterator;
@@ -37,8 +38,7 @@ final class IngestedFiles {
   /** Takes (for a checkpoint no run has used) or reads back the files to skip. */
   static IngestedFiles forCheckpoint(String pipeline, Location checkpoint, Table table, Table quarantine) {
     Location kept = checkpoint.resolve(FILE);
-    boolean fresh = checkpoint.store().status(checkpoint.resolve("metadata").key()).isEmpty();
-    if (!fresh) {
+    if (!Checkpoints.isUnused(checkpoint)) {
       return checkpoint.store().status(kept.key()).isEmpty() ? none() : read(kept);
     }
     Set<String> files = new TreeSet<>();

@@ -6,6 +6,7 @@ import dev.sluice.config.Layer;
 import dev.sluice.config.MergeConfig;
 import dev.sluice.config.PipelineConfig;
 import dev.sluice.config.SluiceConfig;
+import dev.sluice.ingestion.Checkpoints;
 import dev.sluice.ingestion.SluiceSession;
 import dev.sluice.ingestion.StreamFrame;
 import dev.sluice.ingestion.StreamingQuery;
@@ -68,8 +69,12 @@ public final class SilverPipeline {
     StreamFrame frame = plan(session.readStream().format("delta").options(pipeline.source().options())
         .load(bronzeUri), pipeline, states);
     Table quarantine = session.table(silverUri + "_quarantine");
+    String checkpoint = silverUri + "/_checkpoints/" + pipeline.name();
+    if (Checkpoints.isUnused(session.location(checkpoint))) {
+      ReprocessedQuarantine.clear(pipeline.name(), quarantine, checkpoint);
+    }
     return frame.writeStream().queryName(pipeline.name()).trigger(trigger)
-        .option("checkpointLocation", silverUri + "/_checkpoints/" + pipeline.name())
+        .option("checkpointLocation", checkpoint)
         .option("minBatchesToRetain", Integer.toString(config.defaults().minBatchesToRetain()))
         .foreachBatch(new SilverSink(pipeline.name(), quarantine, states, merge))
         .start();

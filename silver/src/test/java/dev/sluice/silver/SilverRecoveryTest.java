@@ -85,6 +85,26 @@ class SilverRecoveryTest {
   }
 
   @Test
+  void aResetCheckpointReDerivesSilverAndItsQuarantineWithoutDoublingAnyRow() throws java.io.IOException {
+    SilverFixture reference = scenario(dir.resolve("reference"));
+    reference.bronze(order("o9", "4", "new", 5, 105), order("o10", "-3", "new", 5, 105));
+    reference.run();
+
+    SilverFixture f = scenario(dir.resolve("reset"));
+    f.run();
+    Path checkpoint = dir.resolve("reset/silver/orders/_checkpoints/orders_silver");
+    try (java.util.stream.Stream<Path> files = java.nio.file.Files.walk(checkpoint)) {
+      files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    }
+    f.bronze(order("o9", "4", "new", 5, 105), order("o10", "-3", "new", 5, 105));
+    f.run();
+
+    assertThat(SilverFixture.rows(f.silver())).isEqualTo(SilverFixture.rows(reference.silver()));
+    assertThat(SilverFixture.rows(f.quarantine())).extracting(m -> m.get("order_id") + ":" + m.get("_batch_id"))
+        .containsExactlyInAnyOrder("o3:0", "o6:1", "o7:1", "o10:3");
+  }
+
+  @Test
   void aReRunOfACommittedBatchDoesNothing() {
     SilverFixture f = new SilverFixture(dir, session, "", MERGE);
     f.bronze(order("o1", "10", "new", 1, 0));

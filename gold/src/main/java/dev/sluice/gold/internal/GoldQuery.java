@@ -87,9 +87,7 @@ public final class GoldQuery {
    * recompute groups from silver's current rows, so they need no such guard.
    */
   private void refuseAppendOverExistingWindows(Table gold, String checkpoint) {
-    dev.sluice.ingestion.Location cp = session.location(checkpoint);
-    boolean fresh = cp.store().status(cp.resolve("metadata").key()).isEmpty();
-    if (fresh && gold.exists() && !gold.latestSnapshot().files().isEmpty()) {
+    if (dev.sluice.ingestion.Checkpoints.isUnused(session.location(checkpoint)) && gold.exists() && !gold.latestSnapshot().files().isEmpty()) {
       throw GoldErrors.appendOverExistingWindows(pipeline.name(), goldUri, checkpoint);
     }
   }
