@@ -12,6 +12,7 @@ import dev.sluice.ingestion.StreamingQuery;
 import dev.sluice.ingestion.Trigger;
 import dev.sluice.table.types.PrimitiveType;
 import dev.sluice.table.types.StructType;
+import dev.sluice.table.Table;
 import java.net.URI;
 import java.util.List;
 import java.util.Optional;
@@ -29,6 +30,10 @@ import java.util.Locale;
  * ledger ({@code ledger.rowsIn = ledger.written + ledger.quarantined}; deduplicated, late, filtered and dropped
  * are 0) is in the bronze commit's {@code operationMetrics} and in the query's progress
  * ({@code observedMetrics}).
+ *
+ * <p>A new checkpoint over a table that already has rows (the old checkpoint was deleted to reprocess) skips the
+ * files the table already holds rows of, counting their rows as deduplicated ({@link IngestedFiles}): only new
+ * files land. To ingest everything again, delete the table folder, checkpoints included.
  */
 public final class BronzePipeline {
   private BronzePipeline() {}
@@ -54,14 +59,19 @@ public final class BronzePipeline {
         + "': a bronze source needs source.path, the folder of its input files"));
     URI tableUri = config.tableUri(pipeline.sink().table());
     URI quarantineUri = config.tableUri(pipeline.sink().table() + "_quarantine");
-    BronzeWriter writer = new BronzeWriter(pipeline.name(), session.table(tableUri.toString()),
-        session.table(quarantineUri.toString()), pipeline.sink().partitionBy(), source.schemaEvolution());
+    Table table = session.table(tableUri.toString());
+    Table quarantine = session.table(quarantineUri.toString());
+    BronzeWriter writer = new BronzeWriter(pipeline.name(), table, quarantine, pipeline.sink().partitionBy(),
+        source.schemaEvolution());
+    String checkpoint = tableUri + "/_checkpoints/" + pipeline.name();
+    IngestedFiles ingested = IngestedFiles.forCheckpoint(pipeline.name(), session.location(checkpoint), table,
+        quarantine);
     return reader(session, pipeline).load(path)
-        .mapBatches("bronze lineage and ledger", new LineageStep(pipeline.name()))
+        .mapBatches("bronze lineage and ledger", new LineageStep(pipeline.name(), ingested))
         .writeStream()
         .queryName(pipeline.name())
         .trigger(trigger)
-        .option("checkpointLocation", tableUri + "/_checkpoints/" + pipeline.name())
+        .option("checkpointLocation", checkpoint)
         .option("minBatchesToRetain", Integer.toString(config.defaults().minBatchesToRetain()))
         .foreachBatch(writer)
         .start();
@@ -82,7 +92,7 @@ public final class BronzePipeline {
         BronzeColumns.CORRUPT_ERROR)) {
       read = read.add(added, PrimitiveType.STRING);
     }
-    return Optional.of(new LineageStep(pipeline.name()).outputSchema(read));
+    return Optional.of(new LineageStep(pipeline.name(), null).outputSchema(read));
   }
 
   private static DataStreamReader reader(SluiceSession session, PipelineConfig pipeline) {

@@ -1,7 +1,9 @@
 package dev.sluice.bronze;
 
+import dev.sluice.ingestion.RowLedger;
 import dev.sluice.config.SchemaEvolution;
 import dev.sluice.ingestion.Batch;
+import dev.sluice.ingestion.BatchContext;
 import dev.sluice.ingestion.BatchFunction;
 import dev.sluice.table.Table;
 import dev.sluice.table.data.Row;
@@ -13,8 +15,9 @@ import java.util.Map;
 
 /**
  * Writes one bronze batch: rows the source could not parse go to the quarantine table, the others to the bronze
- * table, each append with {@code txn(appId, batchId)} ({@code <pipeline>:quarantine}, then {@code <pipeline>}) so
- * that a batch re-run after a crash writes neither twice. The bronze commit always happens (even with no row) and
+ * table, each append with {@code txn(appId, batchId)} ({@code <query id>:quarantine}, then {@code <query id>}) so
+ * that a batch re-run after a crash writes neither twice, and a new checkpoint (new query id) is never taken for
+ * the old one. The bronze commit always happens (even with no row) and
  * carries the batch's ledger in its {@code operationMetrics}.
  */
 final class BronzeWriter implements BatchFunction {
@@ -36,11 +39,12 @@ final class BronzeWriter implements BatchFunction {
 
   @Override
   public void call(Batch batch, long batchId) {
-    call(batch, batchId, Map.of());
+    throw new UnsupportedOperationException("BronzeWriter writes with the query's id: call(batch, context)");
   }
 
   @Override
-  public void call(Batch batch, long batchId, Map<String, Long> batchMetrics) {
+  public boolean call(Batch batch, BatchContext context) {
+    long batchId = context.batchId();
     StructType in = batch.schema();
     int error = in.indexOf(BronzeColumns.CORRUPT_ERROR);
     List<Row> good = new ArrayList<>();
@@ -48,17 +52,18 @@ final class BronzeWriter implements BatchFunction {
     for (Row r : batch.rows()) {
       (r.isNullAt(error) ? good : bad).add(r);
     }
-    Ledger ledger = new Ledger(batch.size(), good.size(), bad.size());
+    long deduplicated = context.metrics().getOrDefault(RowLedger.DEDUPLICATED, 0L);
+    Ledger ledger = new Ledger(batch.size() + deduplicated, good.size(), bad.size(), deduplicated);
     createIfMissing(in);
     BronzeRows.Shaped shaped = shaper.shape(in, good, table.latestSnapshot().schema());
     if (!bad.isEmpty()) {
-      writeQuarantine(in, bad, batchId);
+      writeQuarantine(in, bad, context);
     }
-    Map<String, Long> metrics = new LinkedHashMap<>(batchMetrics);
+    Map<String, Long> metrics = new LinkedHashMap<>(context.metrics());
     metrics.putAll(ledger.metrics());
-    table.newAppend().txn(pipeline, batchId).schema(shaped.schema()).rows(shaped.rows())
+    return !table.newAppend().txn(context.appId(), batchId).schema(shaped.schema()).rows(shaped.rows())
         .mergeSchema(policy == SchemaEvolution.ADD_NEW_COLUMNS).operation("STREAMING UPDATE")
-        .metric("batchId", batchId).metrics(metrics).commit();
+        .metric("batchId", batchId).metrics(metrics).commit().skipped();
   }
 
   private void createIfMissing(StructType in) {
@@ -76,7 +81,7 @@ final class BronzeWriter implements BatchFunction {
     table.create(schema).partitionBy(partitionBy.toArray(String[]::new)).ifNotExists().commit();
   }
 
-  private void writeQuarantine(StructType in, List<Row> bad, long batchId) {
+  private void writeQuarantine(StructType in, List<Row> bad, BatchContext context) {
     int raw = in.indexOf(BronzeColumns.CORRUPT_RECORD);
     int error = in.indexOf(BronzeColumns.CORRUPT_ERROR);
     int source = in.indexOf(BronzeColumns.SOURCE);
@@ -89,7 +94,7 @@ final class BronzeWriter implements BatchFunction {
     if (!quarantine.exists()) {
       quarantine.create(BronzeColumns.QUARANTINE).ifNotExists().commit();
     }
-    quarantine.newAppend().txn(pipeline + ":quarantine", batchId).rows(rows).operation("STREAMING UPDATE")
-        .metric("batchId", batchId).commit();
+    quarantine.newAppend().txn(context.appId("quarantine"), context.batchId()).rows(rows).operation("STREAMING UPDATE")
+        .metric("batchId", context.batchId()).commit();
   }
 }

@@ -8,20 +8,29 @@ import dev.sluice.table.types.StructType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Stamps every row of a batch with {@code _ingested_at} (the batch timestamp, the same when the batch is re-run)
- * and {@code _batch_id}, and counts the batch's ledger so that it reaches the query's progress.
+ * and {@code _batch_id}, and counts the batch's ledger so that it reaches the query's progress. Rows of files the
+ * table held before its checkpoint started ({@link IngestedFiles}) are left out and counted as deduplicated.
  */
 final class LineageStep implements BatchTransformer {
   /** What the files source adds after the data columns. */
   private static final Set<String> SOURCE_ADDED = Set.of(BronzeColumns.RESCUED, BronzeColumns.SOURCE,
       BronzeColumns.CORRUPT_RECORD, BronzeColumns.CORRUPT_ERROR);
 
-  private final String pipeline;
+  static final String SKIPPED_FILES = "bronze.filesAlreadyIngested";
+  private static final Logger LOG = LoggerFactory.getLogger(LineageStep.class);
 
-  LineageStep(String pipeline) {
+  private final String pipeline;
+  private final IngestedFiles ingested;
+
+  /** @param ingested the files to skip, or null where only the schema is asked for */
+  LineageStep(String pipeline, IngestedFiles ingested) {
     this.pipeline = pipeline;
+    this.ingested = ingested;
   }
 
   @Override
@@ -44,17 +53,29 @@ final class LineageStep implements BatchTransformer {
   public Batch apply(Batch batch, Context context) {
     StructType schema = outputSchema(batch.schema());
     int error = batch.schema().indexOf(BronzeColumns.CORRUPT_ERROR);
+    int source = batch.schema().indexOf(BronzeColumns.SOURCE);
     List<Row> out = new ArrayList<>(batch.size());
     long quarantined = 0;
+    Set<String> skipped = new java.util.TreeSet<>();
     for (Row r : batch.rows()) {
+      if (ingested.contains((String) r.get(source))) {
+        skipped.add((String) r.get(source));
+        continue;
+      }
       Object[] values = java.util.Arrays.copyOf(r.toArray(), schema.size());
       values[values.length - 2] = context.batchTimestamp();
       values[values.length - 1] = context.batchId();
       out.add(Row.of(values));
       quarantined += r.isNullAt(error) ? 0 : 1;
     }
-    Ledger ledger = new Ledger(batch.size(), batch.size() - quarantined, quarantined);
+    long deduplicated = batch.size() - out.size();
+    Ledger ledger = new Ledger(batch.size(), out.size() - quarantined, quarantined, deduplicated);
     ledger.metrics().forEach(context::count);
+    if (!skipped.isEmpty()) {
+      context.count(SKIPPED_FILES, skipped.size());
+      LOG.info("Pipeline '{}' batch {}: skipped {} rows of {} files already in the table: {}", pipeline,
+          context.batchId(), deduplicated, skipped.size(), skipped);
+    }
     return new Batch(schema, out);
   }
 }

@@ -2,6 +2,7 @@ package dev.sluice.gold;
 
 import static dev.sluice.gold.GoldFixture.order;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.ingestion.QueryProgress;
 import dev.sluice.table.Table;
@@ -93,6 +94,29 @@ class GoldAppendModeTest {
         assertThat(r.get(schema.indexOf("_late_operator")))
             .isEqualTo("gold append: event time beyond max_future_skew 1 day");
       });
+    }
+  }
+
+  @Test
+  void aNewCheckpointOverExistingWindowsIsRefusedNotAppendedTwice() throws java.io.IOException {
+    try (GoldFixture f = new GoldFixture(dir, APPEND)) {
+      f.customer("c1", "gold");
+      f.insert(order(1, "c1", "10.00", "paid", "10:00:10"));
+      f.run();
+      f.insert(order(3, "c1", "30.00", "paid", "10:05:00"));
+      f.run();
+      List<Row> before = f.rows(f.gold);
+      assertThat(before).as("one finalised window").hasSize(1);
+      Path checkpoint = dir.resolve("gold/revenue/_checkpoints/revenue_gold");
+      try (java.util.stream.Stream<Path> files = java.nio.file.Files.walk(checkpoint)) {
+        files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      }
+
+      assertThatThrownBy(f::run).isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("Pipeline 'revenue_gold' (append mode) has a new checkpoint")
+          .hasMessageContaining("already holds windows")
+          .hasMessageContaining("delete the gold table folder");
+      assertThat(f.rows(f.gold)).isEqualTo(before);
     }
   }
 

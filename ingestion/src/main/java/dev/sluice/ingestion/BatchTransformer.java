@@ -20,6 +20,12 @@ public interface BatchTransformer {
 
   /** What a step may know about its batch, and where it counts things. */
   interface Context {
+    /**
+     * The query's id, from its checkpoint: a step that writes a table builds its {@code txn} appId from it
+     * ({@link BatchContext#appId(java.util.UUID, String)}), so that a new checkpoint never collides with an old one.
+     */
+    java.util.UUID queryId();
+
     long batchId();
 
     /** The batch's timestamp (constant within the batch, also across a re-run). */

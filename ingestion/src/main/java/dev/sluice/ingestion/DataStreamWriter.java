@@ -174,7 +174,7 @@ public final class DataStreamWriter {
       }
       default -> {
         BatchFunction fn = foreachBatch;
-        sink = id -> new ForeachBatchSink(fn);
+        sink = id -> new ForeachBatchSink(fn, id);
         description = "ForeachBatchSink";
       }
     }

@@ -10,8 +10,9 @@ import java.util.function.UnaryOperator;
 
 /**
  * A {@link BatchFunction} that MERGEs each micro-batch into a Delta table by key, idempotently: the
- * MERGE carries {@code txn(appId, batchId)}, so a re-run batch is skipped. Default clauses: update
- * matched rows, insert the others; {@link #customize} replaces them.
+ * MERGE carries {@code txn(<query id>:<appId>, batchId)} ({@link BatchContext#appId(String)}), so a re-run batch
+ * is skipped, and a query started on a new checkpoint (new query id) is never mistaken for the old one. Default
+ * clauses: update matched rows, insert the others; {@link #customize} replaces them.
  */
 public final class MergeIntoTable implements BatchFunction {
   private final Table table;
@@ -28,7 +29,7 @@ public final class MergeIntoTable implements BatchFunction {
   }
 
   /**
-   * @param appId the idempotency id of the writer (stable across restarts, e.g. the query name)
+   * @param appId names this writer within its query (e.g. the table); the query id is put before it
    */
   public static MergeIntoTable into(Table table, String appId, String... keys) {
     Objects.requireNonNull(appId, "appId");
@@ -57,17 +58,28 @@ public final class MergeIntoTable implements BatchFunction {
     return this;
   }
 
+  /** Outside a query (no query id): MERGEs with {@code txn(appId, batchId)}. */
   @Override
   public void call(Batch batch, long batchId) {
+    merge(batch, appId, batchId);
+  }
+
+  @Override
+  public boolean call(Batch batch, BatchContext context) {
+    return !merge(batch, context.appId(appId), context.batchId()).skipped();
+  }
+
+  private CommitResult merge(Batch batch, String txnAppId, long batchId) {
     if (!table.exists()) {
       table.create(batch.schema()).ifNotExists().commit();
     }
     Merge merge = table.newMerge().source(batch.schema(), batch.rows()).on(keys.toArray(String[]::new))
-        .txn(appId, batchId).operation("STREAMING MERGE");
+        .txn(txnAppId, batchId).operation("STREAMING MERGE");
     if (latestBy != null) {
       merge.latestBy(latestBy);
     }
     lastResult = clauses.apply(merge).commit();
+    return lastResult;
   }
 
   /** The result of the last MERGE (or skip), for progress and tests. */

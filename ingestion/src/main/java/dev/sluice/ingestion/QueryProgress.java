@@ -51,8 +51,16 @@ public record QueryProgress(
       double inputRowsPerSecond,
       double processedRowsPerSecond) {}
 
-  /** The sink's part of the batch. */
-  public record SinkProgress(String description, long numOutputRows) {}
+  /**
+   * The sink's part of the batch. {@code alreadyCommitted}: the sink found the batch's commit already in its
+   * table (a batch re-run after a crash), so it wrote nothing and {@code numOutputRows} is 0; whoever sums
+   * the batches of a run must not count this one's rows (e.g. its {@code observedMetrics}) again.
+   */
+  public record SinkProgress(String description, long numOutputRows, boolean alreadyCommitted) {
+    public SinkProgress(String description, long numOutputRows) {
+      this(description, numOutputRows, false);
+    }
+  }
 
   /** A stateful operator's state after the batch (filled by stateful queries). */
   public record StateOperatorProgress(

@@ -222,6 +222,11 @@ public final class StreamFrame {
         public Batch apply(Batch batch, BatchInfo info) {
           return transformer.apply(batch, new BatchTransformer.Context() {
             @Override
+            public java.util.UUID queryId() {
+              return info.queryId();
+            }
+
+            @Override
             public long batchId() {
               return info.batchId();
             }

@@ -55,6 +55,27 @@ class MicroBatchRunnerTest {
   }
 
   @Test
+  void aDeletedOffsetsFileOfACommittedBatchIsReportedAsADamagedCheckpointNotAnotherRunner() throws Exception {
+    Landing.write(dir.resolve("landing"), 0, 4, 10);
+    bronze(Trigger.availableNow(), "bronze").awaitTermination();
+    Path checkpoint = dir.resolve("bronze/_checkpoints/bronze");
+    Files.delete(checkpoint.resolve("offsets/1"));
+    Landing.write(dir.resolve("landing"), 4, 5, 10);
+    Table table = session.table(dir.resolve("bronze").toString());
+    long version = table.latestVersion().getAsLong();
+
+    StreamingQuery again = bronze(Trigger.availableNow(), "bronze");
+
+    assertThatThrownBy(again::awaitTermination).isInstanceOf(StreamingQueryException.class)
+        .hasMessageContaining("The checkpoint file:" + checkpoint + " is damaged: offsets/1 is missing, but commits/1"
+            + " exists")
+        .hasMessageContaining("Fix: restore offsets/1")
+        .hasMessageContaining("or reset the checkpoint (delete the folder")
+        .hasMessageNotContaining("another runner");
+    assertThat(table.latestVersion().getAsLong()).as("nothing written").isEqualTo(version);
+  }
+
+  @Test
   void restartContinuesWhereTheQueryStoppedWithTheSameId() {
     Landing.write(dir.resolve("landing"), 0, 2, 10);
     StreamingQuery first = bronze(Trigger.availableNow(), "bronze");
@@ -132,7 +153,9 @@ class MicroBatchRunnerTest {
     q.awaitTermination();
     assertThat(Landing.ids(silver)).containsExactlyElementsOf(Landing.range(0, 30));
     // the same batch again (as after a crash before commits/N): skipped by the MERGE's txn
-    merge.call(new dev.sluice.ingestion.Batch(Landing.SCHEMA, List.of(Row.of(999L, "x", 1.0))), 0);
+    boolean written = merge.call(new dev.sluice.ingestion.Batch(Landing.SCHEMA, List.of(Row.of(999L, "x", 1.0))),
+        new BatchContext(q.id(), 0, java.util.Map.of()));
+    assertThat(written).isFalse();
     assertThat(merge.lastResult().skipped()).isTrue();
     assertThat(Landing.ids(silver)).containsExactlyElementsOf(Landing.range(0, 30));
   }

@@ -58,6 +58,18 @@ final class OrdersScenario {
     return PipelineRunner.runAvailableNow(session, config, List.of());
   }
 
+  /** Deletes {@code <table>/_checkpoints/<pipeline>}, the documented way to reprocess (local warehouses only). */
+  void resetCheckpoint(String table, String pipeline) {
+    Path checkpoint = Path.of(config.tableUri(table)).resolve("_checkpoints").resolve(pipeline);
+    assertThat(checkpoint).isDirectory();
+    try (java.util.stream.Stream<Path> files = Files.walk(checkpoint)) {
+      files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    assertThat(checkpoint).doesNotExist();
+  }
+
   OrdersOracle oracle() {
     return new OrdersOracle(dir.resolve("input"), dir.resolve("customers"));
   }

@@ -15,5 +15,5 @@ interface MergeStrategy {
    * MERGEs the batch with {@code txn(appId, batchId)}, recording {@code metrics} in the commit; a re-run of a
    * committed batch is skipped.
    */
-  CommitResult merge(Batch batch, long batchId, EvalContext context, Map<String, Long> metrics);
+  CommitResult merge(Batch batch, String appId, long batchId, EvalContext context, Map<String, Long> metrics);
 }

@@ -32,13 +32,11 @@ import java.util.TreeSet;
  */
 final class Scd1Merge implements MergeStrategy {
   private final Table table;
-  private final String appId;
   private final MergeConfig config;
   private final Tombstones tombstones;
 
-  Scd1Merge(Table table, String appId, MergeConfig config, Tombstones tombstones) {
+  Scd1Merge(Table table, MergeConfig config, Tombstones tombstones) {
     this.table = table;
-    this.appId = appId;
     this.config = config;
     this.tombstones = tombstones;
   }
@@ -49,13 +47,13 @@ final class Scd1Merge implements MergeStrategy {
   }
 
   @Override
-  public CommitResult merge(Batch batch, long batchId, EvalContext context, Map<String, Long> metrics) {
+  public CommitResult merge(Batch batch, String appId, long batchId, EvalContext context, Map<String, Long> metrics) {
     StructType stage = batch.schema();
     MergeLedger ledger = new MergeLedger();
     Map<List<Object>, Change> winners = Change.latestPerKey(Change.of(batch, config, context), ledger);
     Instant batchTime = context.batchTimestamp();
     Map<List<Object>, TreeSet<Object>> deleted = config.sequenceBy().isPresent()
-        ? tombstones.read(stage, winners.keySet(), batchTime, batchId) : Map.of();
+        ? tombstones.read(stage, winners.keySet(), batchTime, appId, batchId) : Map.of();
     Map<List<Object>, List<Row>> existing = KeyedRows.read(table, stage, config.keys(), winners.keySet());
     List<Row> landing = new ArrayList<>();
     Set<Row> deletes = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -82,8 +80,8 @@ final class Scd1Merge implements MergeStrategy {
       }
     }
     ledger.into(metrics);
-    tombstones.record(stage, newTombstones, batchTime, batchId);
-    return commit(stage, landing, deletes, batchId, metrics);
+    tombstones.record(stage, newTombstones, batchTime, appId, batchId);
+    return commit(stage, landing, deletes, appId, batchId, metrics);
   }
 
   private Object sequence(Row row, StructType stage) {
@@ -91,7 +89,7 @@ final class Scd1Merge implements MergeStrategy {
   }
 
   /** One source row per key, each decided above: the clauses only apply what was decided. */
-  private CommitResult commit(StructType stage, List<Row> landing, Set<Row> deletes, long batchId,
+  private CommitResult commit(StructType stage, List<Row> landing, Set<Row> deletes, String appId, long batchId,
       Map<String, Long> metrics) {
     Merge merge = table.newMerge().source(stage, landing).on(config.keys().toArray(String[]::new))
         .txn(appId, batchId).operation("STREAMING MERGE").metrics(metrics);

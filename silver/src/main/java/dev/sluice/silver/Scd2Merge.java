@@ -41,14 +41,12 @@ final class Scd2Merge implements MergeStrategy {
   static final String CURRENT = "__is_current";
 
   private final Table table;
-  private final String appId;
   private final MergeConfig config;
   private final String seq;
   private final Tombstones tombstones;
 
-  Scd2Merge(Table table, String appId, MergeConfig config, Tombstones tombstones) {
+  Scd2Merge(Table table, MergeConfig config, Tombstones tombstones) {
     this.table = table;
-    this.appId = appId;
     this.config = config;
     this.tombstones = tombstones;
     this.seq = config.sequenceBy().orElseThrow(() -> new IllegalArgumentException(
@@ -73,7 +71,7 @@ final class Scd2Merge implements MergeStrategy {
   }
 
   @Override
-  public CommitResult merge(Batch batch, long batchId, EvalContext context, Map<String, Long> metrics) {
+  public CommitResult merge(Batch batch, String appId, long batchId, EvalContext context, Map<String, Long> metrics) {
     StructType stage = batch.schema();
     StructType target = tableSchema(stage);
     MergeLedger ledger = new MergeLedger();
@@ -89,7 +87,7 @@ final class Scd2Merge implements MergeStrategy {
       }
     }
     Instant batchTime = context.batchTimestamp();
-    Map<List<Object>, TreeSet<Object>> deleted = tombstones.read(stage, events.keySet(), batchTime, batchId);
+    Map<List<Object>, TreeSet<Object>> deleted = tombstones.read(stage, events.keySet(), batchTime, appId, batchId);
     Map<List<Object>, List<Row>> existing = KeyedRows.read(table, target, config.keys(), events.keySet());
     Scd2Timeline timeline = new Scd2Timeline(stage.size());
     List<Row> out = new ArrayList<>();
@@ -103,7 +101,7 @@ final class Scd2Merge implements MergeStrategy {
       }
     });
     ledger.into(metrics);
-    tombstones.record(stage, newTombstones, batchTime, batchId);
+    tombstones.record(stage, newTombstones, batchTime, appId, batchId);
     List<String> on = new ArrayList<>(config.keys());
     on.add(START);
     MergeCondition removal = r -> timeline.isRemoval(r.source());

@@ -7,6 +7,7 @@ import dev.sluice.config.MergeConfig;
 import dev.sluice.config.PipelineConfig;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.config.WatermarkConfig;
+import dev.sluice.ingestion.Checkpoints;
 import dev.sluice.ingestion.SluiceSession;
 import dev.sluice.ingestion.StreamFrame;
 import dev.sluice.ingestion.StreamingQuery;
@@ -62,11 +63,11 @@ public final class SilverPipeline {
     }
     StructType stage = SilverSchemas.stage(pipeline.name(), bronze.latestSnapshot().schema(), pipeline.columns());
     Table silver = session.table(silverUri);
-    Tombstones tombstones = new Tombstones(session.table(silverUri + "/" + Tombstones.FOLDER), pipeline.name(),
+    Tombstones tombstones = new Tombstones(session.table(silverUri + "/" + Tombstones.FOLDER),
         mergeConfig);
     MergeStrategy merge = mergeConfig.scd() == 2
-        ? new Scd2Merge(silver, pipeline.name(), mergeConfig, tombstones)
-        : new Scd1Merge(silver, pipeline.name(), mergeConfig, tombstones);
+        ? new Scd2Merge(silver, mergeConfig, tombstones)
+        : new Scd1Merge(silver, mergeConfig, tombstones);
     SilverSchemas.positions(stage, mergeConfig.keys());
     silver.create(merge.tableSchema(stage)).partitionBy(pipeline.sink().partitionBy().toArray(String[]::new))
         .enableChangeDataFeed().ifNotExists().commit();
@@ -74,12 +75,16 @@ public final class SilverPipeline {
     StreamFrame frame = plan(session.readStream().format("delta").options(pipeline.source().options())
         .load(bronzeUri), pipeline, mergeConfig, states);
     Table quarantine = session.table(silverUri + "_quarantine");
+    String checkpoint = silverUri + "/_checkpoints/" + pipeline.name();
+    if (Checkpoints.isUnused(session.location(checkpoint))) {
+      ReprocessedQuarantine.clear(pipeline.name(), quarantine, checkpoint);
+    }
     // The engine's own guard gets the same limit, so that it agrees with the quarantine step.
     String maxFutureSkew = pipeline.dedup().flatMap(DedupConfig::watermark).map(w -> w.maxFutureSkew().text())
         .orElse(WatermarkConfig.DEFAULT_MAX_FUTURE_SKEW.text());
     return frame.writeStream().queryName(pipeline.name()).trigger(trigger)
         .option("maxFutureSkew", maxFutureSkew)
-        .option("checkpointLocation", silverUri + "/_checkpoints/" + pipeline.name())
+        .option("checkpointLocation", checkpoint)
         .option("minBatchesToRetain", Integer.toString(config.defaults().minBatchesToRetain()))
         .foreachBatch(new SilverSink(pipeline.name(), quarantine, states, merge))
         .start();
@@ -105,7 +110,7 @@ public final class SilverPipeline {
     MergeConfig merge = pipeline.sink().merge().orElseThrow();
     SilverSchemas.positions(stage, merge.keys());
     // Only the schema is asked of the strategy: it needs no table for that.
-    return merge.scd() == 2 ? new Scd2Merge(null, pipeline.name(), merge, null).tableSchema(stage) : stage;
+    return merge.scd() == 2 ? new Scd2Merge(null, merge, null).tableSchema(stage) : stage;
   }
 
   private static StreamFrame plan(StreamFrame source, PipelineConfig pipeline, MergeConfig mergeConfig,

@@ -39,12 +39,10 @@ final class Tombstones {
   static final String BATCH_ID = "_batch_id";
 
   private final Table table;
-  private final String appId;
   private final MergeConfig config;
 
-  Tombstones(Table table, String appId, MergeConfig config) {
+  Tombstones(Table table, MergeConfig config) {
     this.table = table;
-    this.appId = appId;
     this.config = config;
   }
 
@@ -60,7 +58,7 @@ final class Tombstones {
 
   /** The live tombstones' sequence values of these keys (earlier batches' only), ascending per key. */
   Map<List<Object>, TreeSet<Object>> read(StructType stage, Set<List<Object>> keys, Instant batchTime,
-      long batchId) {
+      String appId, long batchId) {
     Map<List<Object>, TreeSet<Object>> out = new HashMap<>();
     StructType schema = schema(stage);
     int n = config.keys().size();
@@ -77,7 +75,8 @@ final class Tombstones {
   }
 
   /** Records the batch's deletes that took effect (key → sequence value) and removes expired tombstones. */
-  void record(StructType stage, Map<List<Object>, Object> deletes, Instant batchTime, long batchId) {
+  void record(StructType stage, Map<List<Object>, Object> deletes, Instant batchTime, String appId,
+      long batchId) {
     if (deletes.isEmpty()) {
       return;
     }

@@ -87,24 +87,43 @@ class SilverRecoveryTest {
   }
 
   @Test
+  void aResetCheckpointReDerivesSilverAndItsQuarantineWithoutDoublingAnyRow() throws java.io.IOException {
+    SilverFixture reference = scenario(dir.resolve("reference"));
+    reference.bronze(order("o9", "4", "new", 5, 105), order("o10", "-3", "new", 5, 105));
+    reference.run();
+
+    SilverFixture f = scenario(dir.resolve("reset"));
+    f.run();
+    Path checkpoint = dir.resolve("reset/silver/orders/_checkpoints/orders_silver");
+    try (java.util.stream.Stream<Path> files = java.nio.file.Files.walk(checkpoint)) {
+      files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    }
+    f.bronze(order("o9", "4", "new", 5, 105), order("o10", "-3", "new", 5, 105));
+    f.run();
+
+    assertThat(SilverFixture.rows(f.silver())).isEqualTo(SilverFixture.rows(reference.silver()));
+    assertThat(SilverFixture.rows(f.quarantine())).extracting(m -> m.get("order_id") + ":" + m.get("_batch_id"))
+        .containsExactlyInAnyOrder("o3:0", "o6:1", "o7:1", "o10:3");
+  }
+
+  @Test
   void aReRunOfACommittedBatchDoesNothing() {
     SilverFixture f = new SilverFixture(dir, session, "", MERGE);
     f.bronze(order("o1", "10", "new", 1, 0));
-    f.run();
+    String appId = f.run().id().toString();
     Table silver = f.silver();
     long version = silver.latestVersion().getAsLong();
     MergeConfig config = f.config().pipeline("orders_silver").orElseThrow().sink().merge().orElseThrow();
-    Tombstones tombstones = new Tombstones(f.session.table(silver.uri() + "/" + Tombstones.FOLDER), "orders_silver",
-        config);
-    Scd1Merge merge = new Scd1Merge(silver, "orders_silver", config, tombstones);
+    Tombstones tombstones = new Tombstones(f.session.table(silver.uri() + "/" + Tombstones.FOLDER), config);
+    Scd1Merge merge = new Scd1Merge(silver, config, tombstones);
     Batch batch = new Batch(silver.latestSnapshot().schema(), List.of(order("o1", "99", "changed", 9, 0)));
 
-    CommitResult again = merge.merge(batch, 0, EvalContext.of(SilverFixture.T0), new HashMap<>());
+    CommitResult again = merge.merge(batch, appId, 0, EvalContext.of(SilverFixture.T0), new HashMap<>());
 
     assertThat(again.skipped()).isTrue();
     assertThat(silver.latestVersion().getAsLong()).isEqualTo(version);
     assertThat(SilverFixture.rows(silver)).extracting(m -> m.get("status")).containsExactly("new");
-    CommitResult next = merge.merge(batch, 1, EvalContext.of(SilverFixture.T0), new HashMap<>());
+    CommitResult next = merge.merge(batch, appId, 1, EvalContext.of(SilverFixture.T0), new HashMap<>());
     assertThat(next.skipped()).isFalse();
   }
 

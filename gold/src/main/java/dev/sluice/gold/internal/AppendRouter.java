@@ -18,7 +18,8 @@ import java.util.Map;
  * The ledger and routing step of append mode, just before the watermark and the aggregation. A window
  * written in append mode is final, so a change that is not an insert (update pre/post-image, delete) can
  * neither retract nor replace its old contribution: such rows go to the late table ({@code <table>_late},
- * {@code _late_operator = "gold append: <change type> not applied"}) and count as {@code late}. Inserts
+ * {@code _late_operator = "gold append: <change type> not applied"}, {@code txn(<query id>:late-changes, batch
+ * id)}) and count as {@code late}. Inserts
  * whose every window the watermark has passed count as {@code late} too (the engine keeps them in the same
  * table); other inserts with an event time are {@code written}; the rest of the change rows are
  * {@code filtered} (by a join, the filter, or a null event time). An insert whose event time is more than
@@ -34,18 +35,16 @@ final class AppendRouter implements BatchTransformer {
   private final long sizeMicros;
   private final long slideMicros;
   private final Table late;
-  private final String appId;
   private final LedgerState ledger;
   private final Interval maxFutureSkew;
 
-  AppendRouter(String timeColumn, long sizeMicros, long slideMicros, Table late, String appId, LedgerState ledger,
+  AppendRouter(String timeColumn, long sizeMicros, long slideMicros, Table late, LedgerState ledger,
       Interval maxFutureSkew) {
     this.maxFutureSkew = maxFutureSkew;
     this.timeColumn = timeColumn;
     this.sizeMicros = sizeMicros;
     this.slideMicros = slideMicros;
     this.late = late;
-    this.appId = appId;
     this.ledger = ledger;
   }
 
@@ -103,7 +102,7 @@ final class AppendRouter implements BatchTransformer {
       if (!late.exists()) {
         late.create(schema).ifNotExists().commit();
       }
-      late.newAppend().schema(schema).rows(notApplied).mergeSchema(true).txn(appId, context.batchId())
+      late.newAppend().schema(schema).rows(notApplied).mergeSchema(true).txn(dev.sluice.ingestion.BatchContext.appId(context.queryId(), "late-changes"), context.batchId())
           .operation("STREAMING LATE ROWS").commit();
     }
     return new Batch(out, kept);

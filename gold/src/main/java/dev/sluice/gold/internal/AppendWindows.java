@@ -1,6 +1,7 @@
 package dev.sluice.gold.internal;
 
 import dev.sluice.ingestion.Batch;
+import dev.sluice.ingestion.BatchContext;
 import dev.sluice.ingestion.BatchFunction;
 import dev.sluice.ingestion.RowLedger;
 import dev.sluice.table.Table;
@@ -17,31 +18,30 @@ import java.util.TreeMap;
 /**
  * The sink of append mode: the windows the engine finalised, flattened to the gold layout
  * ({@code window_start}, {@code window_end}, group-by columns, measures, {@code _group_key}) and appended
- * with {@code txn(appId, batchId)} and the batch's counters. A batch with neither input nor finished
+ * with {@code txn(<query id>, batchId)} and the batch's counters. A batch with neither input nor finished
  * windows writes nothing.
  */
 final class AppendWindows implements BatchFunction {
   private final Table gold;
-  private final String appId;
   private final List<String> partitionBy;
   private final int groupColumns;
 
-  AppendWindows(Table gold, String appId, List<String> partitionBy, int groupColumns) {
+  AppendWindows(Table gold, List<String> partitionBy, int groupColumns) {
     this.gold = gold;
-    this.appId = appId;
     this.partitionBy = List.copyOf(partitionBy);
     this.groupColumns = groupColumns;
   }
 
   @Override
   public void call(Batch batch, long batchId) {
-    call(batch, batchId, Map.of());
+    throw new UnsupportedOperationException("AppendWindows writes with the query's id: call(batch, context)");
   }
 
   @Override
-  public void call(Batch batch, long batchId, Map<String, Long> batchMetrics) {
+  public boolean call(Batch batch, BatchContext context) {
+    Map<String, Long> batchMetrics = context.metrics();
     if (batch.size() == 0 && batchMetrics.getOrDefault(RowLedger.ROWS_IN, 0L) == 0) {
-      return;
+      return true;
     }
     StructType schema = goldSchema(batch.schema());
     List<Row> rows = new ArrayList<>(batch.size());
@@ -63,8 +63,8 @@ final class AppendWindows implements BatchFunction {
     if (!gold.exists()) {
       gold.create(schema).partitionBy(partitionBy.toArray(String[]::new)).ifNotExists().commit();
     }
-    gold.newAppend().schema(schema).rows(rows).txn(appId, batchId).metrics(new TreeMap<>(batchMetrics))
-        .operation("STREAMING APPEND").commit();
+    return !gold.newAppend().schema(schema).rows(rows).txn(context.appId(), context.batchId())
+        .metrics(new TreeMap<>(batchMetrics)).operation("STREAMING APPEND").commit().skipped();
   }
 
   private static StructType goldSchema(StructType engine) {

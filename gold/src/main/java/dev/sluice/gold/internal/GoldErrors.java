@@ -34,6 +34,14 @@ final class GoldErrors {
         + " value, which has no order; use a string, number, date or timestamp expression");
   }
 
+  static IllegalStateException appendOverExistingWindows(String pipeline, String gold, String checkpoint) {
+    return new IllegalStateException("Pipeline '" + pipeline + "' (append mode) has a new checkpoint " + checkpoint
+        + ", but its gold table " + gold + " already holds windows: reprocessing would read silver from its first"
+        + " version and append every finalised window a second time. To rebuild, delete the gold table folder (its"
+        + " checkpoint is inside it) and its _late table, then run again; to continue instead, restore the old"
+        + " checkpoint.");
+  }
+
   static IllegalArgumentException notGold(String pipeline, String what) {
     return new IllegalArgumentException("Pipeline '" + pipeline + "' cannot run as a gold pipeline: " + what
         + ". Start it with the module of its layer, or fix its config.");

@@ -69,12 +69,27 @@ public final class GoldQuery {
         windowMicros(false), dimensions());
     StreamFrame frame = transforms(changes.mapBatches("gold: tag change rows and read current rows",
         new TagChanges(ledger, snapshot)));
+    String checkpoint = goldUri + "/_checkpoints/" + pipeline.name();
+    if (append) {
+      refuseAppendOverExistingWindows(gold, checkpoint);
+    }
     var writer = append ? appendQuery(frame, gold) : frame.mapBatches("gold: ledger", new ChangeLedger(aggregate, ledger))
-        .writeStream().foreachBatch(new RecomputeGroups(aggregate, gold, pipeline.name(), pipeline.sink().partitionBy(), ledger));
+        .writeStream().foreachBatch(new RecomputeGroups(aggregate, gold, pipeline.sink().partitionBy(), ledger));
     return writer.queryName(pipeline.name()).trigger(trigger)
-        .option("checkpointLocation", goldUri + "/_checkpoints/" + pipeline.name())
+        .option("checkpointLocation", checkpoint)
         .option("minBatchesToRetain", Integer.toString(config.defaults().minBatchesToRetain()))
         .start();
+  }
+
+  /**
+   * Append mode can't be re-derived over its own output: a new checkpoint reads silver from its first version, and
+   * every window it finalises again would be appended beside the one already there. Update and complete mode
+   * recompute groups from silver's current rows, so they need no such guard.
+   */
+  private void refuseAppendOverExistingWindows(Table gold, String checkpoint) {
+    if (dev.sluice.ingestion.Checkpoints.isUnused(session.location(checkpoint)) && gold.exists() && !gold.latestSnapshot().files().isEmpty()) {
+      throw GoldErrors.appendOverExistingWindows(pipeline.name(), goldUri, checkpoint);
+    }
   }
 
   /** Joins, then columns, then the filter. */
@@ -112,7 +127,7 @@ public final class GoldQuery {
     }
     Table late = session.table(lateUri());
     frame = frame.mapBatches("gold: ledger and late changes", new AppendRouter(window.column(), windowMicros(true),
-        windowMicros(false), late, pipeline.name() + ":late-changes", ledger, watermark.maxFutureSkew()));
+        windowMicros(false), late, ledger, watermark.maxFutureSkew()));
     List<String> keys = new ArrayList<>();
     keys.add("window(`" + window.column() + "`, '" + window.size().text() + "', '" + window.slide().text() + "')");
     keys.addAll(aggregate.groupBy());
@@ -120,7 +135,7 @@ public final class GoldQuery {
         .groupBy(keys.toArray(String[]::new)).agg(aggregates.toArray(String[]::new))
         .writeStream().outputMode("append").option("lateRowsTable", lateUri())
         .option("maxFutureSkew", watermark.maxFutureSkew().text())
-        .foreachBatch(new AppendWindows(gold, pipeline.name(), pipeline.sink().partitionBy(),
+        .foreachBatch(new AppendWindows(gold, pipeline.sink().partitionBy(),
             aggregate.groupBy().size()));
   }
 

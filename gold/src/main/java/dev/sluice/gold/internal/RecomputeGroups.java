@@ -2,6 +2,7 @@ package dev.sluice.gold.internal;
 
 import dev.sluice.config.AggregateOutputMode;
 import dev.sluice.ingestion.Batch;
+import dev.sluice.ingestion.BatchContext;
 import dev.sluice.ingestion.BatchFunction;
 import dev.sluice.ingestion.RowLedger;
 import dev.sluice.ingestion.expr.EvalContext;
@@ -22,38 +23,39 @@ import java.util.TreeMap;
  * snapshot rows of the batch and MERGEd into gold by {@code _group_key}; touched groups that have no row
  * left are deleted. After a dimension change every group is recomputed, and groups not in the result
  * are deleted. Complete: the whole result replaces the table. Either way one commit per batch with
- * {@code txn(appId, batchId)} and the batch's counters (the ledger) in its {@code operationMetrics}.
+ * {@code txn(<query id>, batchId)} and the batch's counters (the ledger) in its {@code operationMetrics}.
  */
 final class RecomputeGroups implements BatchFunction {
   private final dev.sluice.config.AggregateConfig config;
   private final AggregateOutputMode mode;
   private final Table gold;
-  private final String appId;
   private final List<String> partitionBy;
   private final LedgerState ledger;
   private volatile CommitResult lastResult;
 
-  RecomputeGroups(dev.sluice.config.AggregateConfig config, Table gold, String appId, List<String> partitionBy,
+  RecomputeGroups(dev.sluice.config.AggregateConfig config, Table gold, List<String> partitionBy,
       LedgerState ledger) {
     this.config = config;
     this.mode = config.outputMode();
     this.gold = gold;
-    this.appId = appId;
     this.partitionBy = List.copyOf(partitionBy);
     this.ledger = ledger;
   }
 
   @Override
   public void call(Batch batch, long batchId) {
-    call(batch, batchId, Map.of());
+    throw new UnsupportedOperationException("RecomputeGroups writes with the query's id: call(batch, context)");
   }
 
   @Override
-  public void call(Batch batch, long batchId, Map<String, Long> batchMetrics) {
+  public boolean call(Batch batch, BatchContext context) {
+    Map<String, Long> batchMetrics = context.metrics();
+    String appId = context.appId();
+    long batchId = context.batchId();
     long rowsIn = batchMetrics.getOrDefault(RowLedger.ROWS_IN, 0L);
     boolean full = batchMetrics.getOrDefault(SnapshotRows.FULL, 0L) > 0;
     if (rowsIn == 0 && !full) {
-      return;
+      return true;
     }
     GroupAggregation aggregation = new GroupAggregation(config, batch.schema());
     int snapshot = batch.schema().indexOf(TagChanges.SNAPSHOT);
@@ -75,7 +77,7 @@ final class RecomputeGroups implements BatchFunction {
     if (mode == AggregateOutputMode.COMPLETE) {
       lastResult = gold.newOverwrite().schema(aggregation.outputSchema()).rows(new ArrayList<>(result.values()))
           .txn(appId, batchId).metrics(metrics).operation("STREAMING COMPLETE").commit();
-      return;
+      return !lastResult.skipped();
     }
     Set<String> deletes = new HashSet<>(full ? existingGroups() : touched);
     deletes.removeAll(result.keySet());
@@ -87,6 +89,7 @@ final class RecomputeGroups implements BatchFunction {
         .whenMatchedUpdate()
         .whenNotMatchedInsert(rows -> !deletes.contains((String) rows.source(GroupAggregation.GROUP_KEY)))
         .txn(appId, batchId).metrics(metrics).operation("STREAMING UPDATE").commit();
+    return !lastResult.skipped();
   }
 
   private Set<String> existingGroups() {

@@ -7,7 +7,13 @@ import dev.sluice.ingestion.Batch;
  * runner may call it again for a batch whose effect is already durable (it then has no effect).
  */
 public interface Sink {
-  /** Writes batch {@code batchId}; returns the number of rows written (0 if skipped as already done). */
+  /**
+   * What {@link #addBatch} returns when it found the batch already committed (its {@code txn} is in the
+   * table): the batch was re-run after a crash, and its rows must not be counted again.
+   */
+  long ALREADY_COMMITTED = -1;
+
+  /** Writes batch {@code batchId}; returns the number of rows written, or {@link #ALREADY_COMMITTED}. */
   long addBatch(long batchId, Batch batch);
 
   /**

@@ -18,13 +18,21 @@ final class Ledger {
     return RowLedger.of(metrics);
   }
 
-  /** The ledger summed over batches. */
+  /**
+   * The ledger summed over the batches this run committed: a batch re-run after a crash whose commit the sink
+   * found already in the table is left out, since the run that crashed wrote (and counted) it.
+   */
   static Map<String, Long> sum(List<QueryProgress> progress) {
     Map<String, Long> out = new LinkedHashMap<>();
-    for (QueryProgress p : progress) {
+    for (QueryProgress p : committedHere(progress)) {
       of(p.observedMetrics()).forEach((k, v) -> out.merge(k, v, Long::sum));
     }
     return out;
+  }
+
+  /** The batches whose sink commit this run made (not found already committed by an earlier run). */
+  static List<QueryProgress> committedHere(List<QueryProgress> progress) {
+    return progress.stream().filter(p -> p.sink() == null || !p.sink().alreadyCommitted()).toList();
   }
 
   /** {@code 2,000 in = 1,997 written + 3 quarantined} (zero outcomes left out); empty text without a ledger. */

@@ -73,7 +73,8 @@ final class PipelineRuns implements AutoCloseable {
       }
       long ms = (System.nanoTime() - started) / 1_000_000;
       Outcome o = r.succeeded()
-          ? new Outcome(p.name(), true, r.progress().size(), progress.rows(), Ledger.sum(r.progress()), summary(r, ms))
+          ? new Outcome(p.name(), true, r.progress().size(), progress.rows(), Ledger.sum(r.progress()),
+              summary(r, ms))
           : new Outcome(p.name(), false, progress.batches(), progress.rows(), Map.of(), failure(r.failure()));
       out.add(report(o));
       if (!o.succeeded()) {
@@ -217,10 +218,14 @@ final class PipelineRuns implements AutoCloseable {
   }
 
   private static String summary(PipelineRunner.RunResult r, long ms) {
-    long rows = r.progress().stream().mapToLong(p -> p.numInputRows()).sum();
+    List<dev.sluice.ingestion.QueryProgress> counted = Ledger.committedHere(r.progress());
+    long replayed = r.progress().size() - counted.size();
+    long rows = counted.stream().mapToLong(p -> p.numInputRows()).sum();
     String ledger = Ledger.text(Ledger.sum(r.progress()));
-    return Values.count(r.progress().size()) + (r.progress().size() == 1 ? " batch, " : " batches, ")
-        + Values.count(rows) + " rows in " + Values.duration(ms) + (ledger.isEmpty() ? "" : "  [" + ledger + "]");
+    return Values.count(r.progress().size()) + (r.progress().size() == 1 ? " batch" : " batches")
+        + (replayed == 0 ? "" : " (" + Values.count(replayed) + " re-run after a crash and found already committed,"
+            + " not counted again)")
+        + ", " + Values.count(rows) + " rows in " + Values.duration(ms) + (ledger.isEmpty() ? "" : "  [" + ledger + "]");
   }
 
   private String failure(Optional<StreamingQueryException> e) {

@@ -47,7 +47,8 @@ final class RunProgress implements StreamingQueryListener {
     }
     synchronized (this) {
       batches++;
-      rows += progress.numInputRows();
+      // A re-run batch found already committed was counted by the run that crashed.
+      rows += progress.sink() != null && progress.sink().alreadyCommitted() ? 0 : progress.numInputRows();
       done = backlog.doneAfter(progress);
       if (bar) {
         terminal.redraw(bar());

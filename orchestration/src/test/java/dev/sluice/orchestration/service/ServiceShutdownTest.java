@@ -60,7 +60,8 @@ class ServiceShutdownTest {
       List<Object> bronze = f.column(session, "bronze/events", "id");
       assertThat(bronze).as("interrupted part way").hasSizeLessThan(f.ids().size()).doesNotHaveDuplicates();
       assertThat(f.ids()).containsAll(bronze.stream().map(String.class::cast).toList());
-      OptionalLong txn = f.table(session, "bronze/events").latestSnapshot().transactionVersion(BRONZE);
+      OptionalLong txn = f.table(session, "bronze/events").latestSnapshot()
+          .transactionVersion(queryId(f, "bronze/events", BRONZE));
       Set<Long> commits = batches(checkpoint(f, "bronze/events", BRONZE).resolve("commits"));
       Set<Long> offsets = batches(checkpoint(f, "bronze/events", BRONZE).resolve("offsets"));
       assertThat(txn).as("the table holds every committed batch and none beyond the offsets log").isPresent();
@@ -92,6 +93,11 @@ class ServiceShutdownTest {
     assertThat(offsets).as("%s: every commit has its offsets", pipeline).containsAll(commits);
     assertThat(max(offsets) - max(commits)).as("%s: only the last batch may lack its commit", pipeline).isBetween(0L, 1L);
     assertThat(new ObjectMapper().readTree(cp.resolve("metadata").toFile()).path("id").asText()).isNotEmpty();
+  }
+
+  /** The sinks' txn appId: the query id in the checkpoint's metadata. */
+  private static String queryId(ServiceFixture f, String table, String pipeline) throws IOException {
+    return new ObjectMapper().readTree(checkpoint(f, table, pipeline).resolve("metadata").toFile()).path("id").asText();
   }
 
   private static Path checkpoint(ServiceFixture f, String table, String pipeline) {

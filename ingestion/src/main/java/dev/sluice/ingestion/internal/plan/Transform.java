@@ -21,14 +21,18 @@ public interface Transform {
   /**
    * What a step may need to know about the batch it runs in: its id and timestamp, the event-time
    * watermark in force (epoch ms; 0 before any event was seen, as in Spark), the state stores of
-   * stateful steps, and where late rows go.
+   * stateful steps, where late rows go, and the query's id (from its checkpoint).
    */
   record BatchInfo(long batchId, Instant batchTimestamp, long watermarkMs,
       java.util.function.Function<StatefulTransform, dev.sluice.ingestion.state.StateStore> stores, LateRows lateRows,
-      java.util.Map<String, Long> metrics) {
+      java.util.Map<String, Long> metrics, java.util.UUID queryId) {
+    /** The query id of batches run outside a query (tests, harnesses). */
+    static final java.util.UUID NO_QUERY = new java.util.UUID(0, 0);
+
     public BatchInfo(long batchId, Instant batchTimestamp, long watermarkMs,
         java.util.function.Function<StatefulTransform, dev.sluice.ingestion.state.StateStore> stores, LateRows lateRows) {
-      this(batchId, batchTimestamp, watermarkMs, stores, lateRows, new java.util.concurrent.ConcurrentHashMap<>());
+      this(batchId, batchTimestamp, watermarkMs, stores, lateRows, new java.util.concurrent.ConcurrentHashMap<>(),
+          NO_QUERY);
     }
 
     /**

@@ -38,8 +38,11 @@ final class ExecutionPlan implements AutoCloseable {
   private final long maxFutureSkewMs;
   private Map<StatefulTransform, StateStore> open = new IdentityHashMap<>();
   private Map<String, Long> lastMetrics = Map.of();
+  private final java.util.UUID queryId;
 
-  ExecutionPlan(List<Transform> steps, Location stateRoot, boolean maxPolicy, java.time.Duration maxFutureSkew) {
+  ExecutionPlan(List<Transform> steps, Location stateRoot, boolean maxPolicy, java.time.Duration maxFutureSkew,
+      java.util.UUID queryId) {
+    this.queryId = queryId;
     this.steps = steps;
     this.maxPolicy = maxPolicy;
     this.maxFutureSkewMs = maxFutureSkew.toMillis();
@@ -67,7 +70,8 @@ final class ExecutionPlan implements AutoCloseable {
     long limit = timestamp.toEpochMilli() > Long.MAX_VALUE - maxFutureSkewMs ? Long.MAX_VALUE
         : timestamp.toEpochMilli() + maxFutureSkewMs;
     watermarks.forEach(w -> w.startBatch(limit));
-    Transform.BatchInfo info = new Transform.BatchInfo(batchId, timestamp, watermarkMs, open::get, late);
+    Transform.BatchInfo info = new Transform.BatchInfo(batchId, timestamp, watermarkMs, open::get, late,
+        new java.util.concurrent.ConcurrentHashMap<>(), queryId);
     lastMetrics = info.metrics();
     Batch batch = input;
     try {

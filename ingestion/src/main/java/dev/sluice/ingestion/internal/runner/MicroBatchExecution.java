@@ -9,6 +9,7 @@ import dev.sluice.ingestion.StreamingQuery;
 import dev.sluice.ingestion.StreamingQueryException;
 import dev.sluice.ingestion.StreamingQueryListener;
 import dev.sluice.ingestion.Trigger;
+import dev.sluice.ingestion.internal.checkpoint.CheckpointErrors;
 import dev.sluice.ingestion.internal.checkpoint.CommitEntry;
 import dev.sluice.ingestion.internal.checkpoint.OffsetEntry;
 import dev.sluice.ingestion.internal.checkpoint.QueryCheckpoint;
@@ -137,7 +138,7 @@ public final class MicroBatchExecution implements StreamingQuery {
             checkpoint.sourceLocation(i), resolver, clock)));
       }
       return new ExecutionPlan(bind(unionSchema(sources)), checkpoint.stateLocation(), spec.maxWatermarkPolicy(),
-          spec.maxFutureSkew());
+          spec.maxFutureSkew(), id);
     } catch (AnalysisException e) {
       throw e;
     } catch (IllegalArgumentException e) {
@@ -264,6 +265,7 @@ public final class MicroBatchExecution implements StreamingQuery {
     private void resume() {
       OptionalLong lastOffsets = checkpoint.latestOffsetsBatch();
       OptionalLong lastCommit = checkpoint.latestCommitBatch();
+      checkConsistent(lastOffsets, lastCommit);
       committed = new ArrayList<>();
       sources.forEach(s -> committed.add(Optional.empty()));
       if (lastOffsets.isEmpty()) {
@@ -289,10 +291,30 @@ public final class MicroBatchExecution implements StreamingQuery {
       nextBatch = n + 1;
     }
 
+    /**
+     * The protocol writes {@code offsets/N} before {@code commits/N}, and {@code offsets/N+1} only after
+     * {@code commits/N}; a checkpoint that breaks either was edited by hand, and resuming from it would re-plan
+     * a committed batch (whose sink then skips it as written) or lose the end of the last one.
+     */
+    private void checkConsistent(OptionalLong lastOffsets, OptionalLong lastCommit) {
+      if (lastCommit.isPresent() && (lastOffsets.isEmpty() || lastOffsets.getAsLong() < lastCommit.getAsLong())) {
+        long c = lastCommit.getAsLong();
+        throw CheckpointErrors.damaged(checkpoint.root(), "offsets/" + c, "commits/" + c + " exists",
+            "Without the committed batch's source offsets the query can't tell where batch " + (c + 1) + " starts.");
+      }
+      if (lastOffsets.isPresent() && lastOffsets.getAsLong() > 0
+          && lastCommit.orElse(-1) < lastOffsets.getAsLong() - 1) {
+        long n = lastOffsets.getAsLong();
+        throw CheckpointErrors.damaged(checkpoint.root(), "commits/" + (n - 1), "offsets/" + n + " exists (batch "
+            + n + " was planned, which happens only after batch " + (n - 1) + " committed)",
+            "The query can't tell whether batch " + (n - 1) + " finished.");
+      }
+    }
+
     private OffsetEntry entry(long batchId) {
-      OffsetEntry e = checkpoint.offsets(batchId).orElseThrow(() -> new IllegalStateException("The checkpoint "
-          + checkpoint.root() + " lacks offsets/" + batchId + ", which a later batch needs. It was deleted or"
-          + " damaged; start the query with a new checkpoint location."));
+      OffsetEntry e = checkpoint.offsets(batchId).orElseThrow(() -> CheckpointErrors.damaged(checkpoint.root(),
+          "offsets/" + batchId, "batch " + (batchId + 1) + " was planned after it",
+          "The query resumes from the end offsets of batch " + batchId + "."));
       if (e.offsets().size() != sources.size()) {
         throw new IllegalStateException("The checkpoint " + checkpoint.root() + " was written by a query with "
             + e.offsets().size() + " sources, but this query has " + sources.size() + ". Changing the sources of a"
@@ -435,7 +457,8 @@ public final class MicroBatchExecution implements StreamingQuery {
       QueryProgress p = new QueryProgress(id.toString(), runId.toString(), spec.name(), clock.instant().toString(),
           batchId, totalMs, inputRows, inputRows * 1000.0 / sincePrevious, processed, durations, eventTime,
           stateProgress, sp,
-          new QueryProgress.SinkProgress(sink.description(), written), observed);
+          new QueryProgress.SinkProgress(sink.description(), Math.max(0, written), written == Sink.ALREADY_COMMITTED),
+          observed);
       synchronized (monitor) {
         progress.addLast(p);
         while (progress.size() > PROGRESS_KEPT) {

@@ -51,7 +51,7 @@ public final class DeltaSink implements Sink {
         : table.newAppend().txn(appId, batchId).schema(batch.schema()).rows(batch.rows()).mergeSchema(mergeSchema)
             .operation("STREAMING UPDATE").metric("batchId", batchId).metrics(batchMetrics).commit();
     last = r;
-    return r.skipped() ? 0 : batch.size();
+    return r.skipped() ? ALREADY_COMMITTED : batch.size();
   }
 
   /** The table version of the last commit (or the current version when the batch was skipped). */

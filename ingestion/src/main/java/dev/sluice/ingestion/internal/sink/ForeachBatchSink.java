@@ -1,27 +1,31 @@
 package dev.sluice.ingestion.internal.sink;
 
 import dev.sluice.ingestion.Batch;
+import dev.sluice.ingestion.BatchContext;
 import dev.sluice.ingestion.BatchFunction;
 import dev.sluice.ingestion.sink.Sink;
+import java.util.Map;
+import java.util.UUID;
 
-/** Hands each batch to a user function (which must be idempotent per batch id). */
+/** Hands each batch to a user function (which must be idempotent per batch id), with the query's id. */
 public final class ForeachBatchSink implements Sink {
   private final BatchFunction function;
+  private final UUID queryId;
 
-  public ForeachBatchSink(BatchFunction function) {
+  public ForeachBatchSink(BatchFunction function, UUID queryId) {
     this.function = function;
+    this.queryId = queryId;
   }
 
   @Override
   public long addBatch(long batchId, Batch batch) {
-    function.call(batch, batchId);
-    return batch.size();
+    return addBatch(batchId, batch, Map.of());
   }
 
   @Override
-  public long addBatch(long batchId, Batch batch, java.util.Map<String, Long> batchMetrics) {
-    function.call(batch, batchId, batchMetrics);
-    return batch.size();
+  public long addBatch(long batchId, Batch batch, Map<String, Long> batchMetrics) {
+    boolean written = function.call(batch, new BatchContext(queryId, batchId, batchMetrics));
+    return written ? batch.size() : ALREADY_COMMITTED;
   }
 
   @Override
