@@ -5,6 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.orchestration.demo.OrdersGenerator;
+import dev.sluice.table.DataFile;
+import dev.sluice.table.Table;
+import dev.sluice.table.data.Row;
+import dev.sluice.table.types.PrimitiveType;
+import dev.sluice.table.types.StructField;
+import dev.sluice.table.types.StructType;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -218,6 +224,37 @@ class SluiceCliIT {
     SluiceProcess.Result verbose = sluice("run", strict.toString(), "--available-now", "--verbose");
     assertThat(verbose.exitCode()).isEqualTo(1);
     assertThat(verbose.err()).contains("\tat ");
+  }
+
+  @Test
+  void fsckListsThenRemovesADeletedDataFileSoTheTableReadsAgain() throws IOException {
+    Path root = dir.resolve("fsck/events");
+    Table t = Table.forUri(root.toUri(), Map.of());
+    t.create(StructType.of(StructField.of("id", PrimitiveType.LONG))).commit();
+    t.newAppend().rows(List.of(Row.of(1L), Row.of(2L))).commit();
+    t.newAppend().rows(List.of(Row.of(3L), Row.of(4L), Row.of(5L))).commit();
+    DataFile lost = t.snapshotAt(2).files().stream()
+        .filter(f -> t.snapshotAt(1).files().stream().noneMatch(o -> o.key().equals(f.key()))).findFirst().orElseThrow();
+    Files.delete(root.resolve(lost.key()));
+    String table = root.toString();
+
+    SluiceProcess.Result read = sluice("read", table);
+    assertThat(read.exitCode()).as(read.toString()).isEqualTo(1);
+    assertThat(read.err()).contains("Data file " + lost.logPath(), "version 2 of the table references it",
+        "Restore the file", "sluice fsck " + t.uri()).doesNotContain("\tat ");
+
+    SluiceProcess.Result dryRun = sluice("fsck", table, "--dry-run");
+    assertThat(dryRun.exitCode()).as(dryRun.toString()).isZero();
+    assertThat(dryRun.out()).contains(lost.logPath(), "Dry run: 1 missing data file (3 rows)", "nothing changed");
+    assertThat(t.latestVersion()).hasValue(2);
+
+    SluiceProcess.Result repair = sluice("fsck", table);
+    assertThat(repair.exitCode()).as(repair.toString()).isZero();
+    assertThat(repair.out()).contains(lost.logPath(), "Removed 1 missing data file (3 rows)", "in version 3");
+
+    SluiceProcess.Result after = sluice("read", table, "--format", "csv");
+    assertThat(after.exitCode()).as(after.toString()).isZero();
+    assertThat(after.outLines()).containsExactly("id", "1", "2");
   }
 
   @Test
