@@ -12,7 +12,8 @@ public final class TableErrors {
     return new InvalidTableException("Data file " + logPath + " of the table " + table + " does not exist, but version "
         + version + " of the table references it: it was deleted outside the table's log (by hand, a storage"
         + " lifecycle rule, or a vacuum with too short a retention). Restore the file, or remove the missing files"
-        + " from the table with `sluice fsck " + table + "` (Table.newRepair() from Java; --dry-run lists them"
-        + " first); the rows they held are then gone from the table.", cause);
+        + " from the table with `sluice fsck " + table + "` (add --config <file> for the storage settings of a"
+        + " config, --dry-run to list them first; Table.newRepair() from Java); the rows they held are then gone"
+        + " from the table.", cause);
   }
 }
