@@ -28,7 +28,6 @@ import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.ResponseBytes;
 import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
-import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
@@ -381,7 +380,7 @@ public final class S3ObjectStore implements ObjectStore {
   private static boolean timedOut(Throwable e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof SocketTimeoutException || t instanceof ApiCallAttemptTimeoutException
-          || t instanceof ApiCallTimeoutException || t.getClass().getSimpleName().equals("ConnectTimeoutException")) {
+          || t.getClass().getSimpleName().equals("ConnectTimeoutException")) {
         return true;
       }
     }
