@@ -52,7 +52,10 @@ import java.util.Optional;
  *       (boolean, default false), {@code access_key_id}, {@code secret_access_key}, {@code session_token}.
  *       Credentials must be exactly {@code ${env:NAME}}: a literal value, or a reference with a default, is
  *       refused so that no secret is ever stored in the file. Give both keys or neither (then the AWS default
- *       credential chain applies).
+ *       credential chain applies). {@code connection_timeout} (default 5 seconds), {@code socket_timeout}
+ *       (default 15 seconds: no byte of an answer for that long) and {@code attempt_timeout} (default 60 seconds
+ *       for one HTTP attempt) are intervals; a request that times out is retried (with a warning) and then fails
+ *       naming the endpoint and the timeout.
  *   <li>{@code defaults}: {@code trigger} (see below; default {@code available_now}),
  *       {@code max_files_per_trigger} (integer &ge; 1, added as the engine option {@code maxFilesPerTrigger}
  *       to every source that does not set it), {@code min_batches_to_retain} (integer &ge; 1, default 100:

@@ -99,6 +99,15 @@ class ConfigErrorsTest {
   }
 
   @Test
+  void storageTimeoutsMustBePositiveIntervals() {
+    assertThat(problems("warehouse: s3://b/w\nstorage: {socket_timeout: soon, connection_timeout: 0 seconds}\n"
+        + "pipelines:\n  - {name: b, layer: bronze, source: {format: parquet, path: in}, sink: {table: b}}\n"))
+        .hasSize(2)
+        .anySatisfy(p -> assertThat(p).startsWith("storage.socket_timeout: `soon` is not an interval"))
+        .anySatisfy(p -> assertThat(p).startsWith("storage.connection_timeout: a timeout must be longer than 0"));
+  }
+
+  @Test
   void requiredKeysAndEnumValuesListTheAllowedOnes() {
     assertThat(problems("storage: {region: eu}\npipelines:\n"
         + "  - name: Orders-1\n"

@@ -118,6 +118,18 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void storageTimeoutsAreIntervalsAndUnsetOnesKeepTheEngineDefault() {
+    SluiceConfig config = ConfigLoader.parse("warehouse: s3://b/w\n"
+        + "storage: {endpoint: http://127.0.0.1:9000, socket_timeout: 2 minutes, attempt_timeout: 500 ms}\n"
+        + "pipelines:\n"
+        + "  - {name: b, layer: bronze, source: {format: parquet, path: in}, sink: {table: b}}\n", "t", Map.of());
+    StorageConfig.Timeouts t = config.storage().timeouts();
+    assertThat(t.connection()).isEmpty();
+    assertThat(t.socket()).map(Interval::duration).contains(java.time.Duration.ofMinutes(2));
+    assertThat(t.attempt()).map(Interval::duration).contains(java.time.Duration.ofMillis(500));
+  }
+
+  @Test
   void absentOptionalSectionsGetTheirDefaults() {
     SluiceConfig config = ConfigLoader.parse("warehouse: file:///w\npipelines:\n"
         + "  - {name: b, layer: bronze, source: {format: parquet, path: in}, sink: {table: b}}\n", "t", Map.of());

@@ -17,6 +17,10 @@ public final class Sessions {
       b.storageOption("path-style", Boolean.toString(s.pathStyle()));
       s.accessKeyId().ifPresent(k -> b.storageOption("access-key-id", k.value()));
       s.secretAccessKey().ifPresent(k -> b.storageOption("secret-access-key", k.value()));
+      StorageConfig.Timeouts t = s.timeouts();
+      t.connection().ifPresent(i -> b.storageOption("connection-timeout", i.duration().toMillis() + "ms"));
+      t.socket().ifPresent(i -> b.storageOption("socket-timeout", i.duration().toMillis() + "ms"));
+      t.attempt().ifPresent(i -> b.storageOption("attempt-timeout", i.duration().toMillis() + "ms"));
     }
     return b.build();
   }

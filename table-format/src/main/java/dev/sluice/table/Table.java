@@ -120,6 +120,14 @@ public final class Table {
   }
 
   /**
+   * Starts a repair that removes from the table the data files its log references but the store no longer holds
+   * (Databricks' {@code FSCK REPAIR TABLE}); read errors naming a missing data file point here.
+   */
+  public Repair newRepair() {
+    return new Repair(context);
+  }
+
+  /**
    * The change data feed from {@code startVersion} to {@code endVersion} (both inclusive): each
    * changed row with {@code _change_type}, {@code _commit_version} and {@code _commit_timestamp}.
    */

@@ -80,9 +80,20 @@ final class ConfigReader {
     if (storage.has("session_token") && !storage.has("access_key_id")) {
       storage.problem("session_token", "a session token needs access_key_id and secret_access_key", "");
     }
+    StorageConfig.Timeouts timeouts = new StorageConfig.Timeouts(timeout(storage, "connection_timeout"),
+        timeout(storage, "socket_timeout"), timeout(storage, "attempt_timeout"));
     return pathStyle == null ? null
         : new StorageConfig(endpoint, region, pathStyle, accessKey,
-            secretKey, token);
+            secretKey, token, timeouts);
+  }
+
+  private static Optional<Interval> timeout(Fields storage, String key) {
+    Interval interval = storage.interval(key);
+    if (interval != null && (interval.duration().isZero() || interval.duration().isNegative())) {
+      storage.problem(key, "a timeout must be longer than 0", "e.g. " + key + ": 30 seconds");
+      return Optional.empty();
+    }
+    return Optional.ofNullable(interval);
   }
 
   private static URI endpoint(Fields storage, String text) {

@@ -11,7 +11,8 @@ import static dev.sluice.config.internal.Shape.scalarOr;
 final class ConfigShape {
   static final Shape STORAGE = object(
       "endpoint", SCALAR, "region", SCALAR, "path_style", SCALAR,
-      "access_key_id", SCALAR, "secret_access_key", SCALAR, "session_token", SCALAR);
+      "access_key_id", SCALAR, "secret_access_key", SCALAR, "session_token", SCALAR,
+      "connection_timeout", SCALAR, "socket_timeout", SCALAR, "attempt_timeout", SCALAR);
   static final Shape TRIGGER = scalarOr(object("processing_time", SCALAR));
   static final Shape DEFAULTS = object(
       "trigger", TRIGGER, "max_files_per_trigger", SCALAR, "min_batches_to_retain", SCALAR);

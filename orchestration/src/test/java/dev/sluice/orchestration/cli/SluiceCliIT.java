@@ -5,6 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.orchestration.demo.OrdersGenerator;
+import dev.sluice.table.DataFile;
+import dev.sluice.table.Table;
+import dev.sluice.table.data.CloseableIterator;
+import dev.sluice.table.data.Row;
+import dev.sluice.table.types.PrimitiveType;
+import dev.sluice.table.types.StructField;
+import dev.sluice.table.types.StructType;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,7 +54,7 @@ class SluiceCliIT {
     assertThat(firstRun.exitCode()).as(firstRun.toString()).isZero();
     assertThat(firstRun.out()).contains("ok      orders_bronze", "ok      orders_silver", "ok      revenue_gold")
         .contains(FILES + " files to process").contains(Values.count((long) FILES * LINES) + " rows in");
-    assertThat(firstRun.err()).doesNotContain("Exception");
+    assertThat(firstRun.err()).doesNotContain("Exception").doesNotContain(" INFO ");
     // a second run finds nothing new: every pipeline succeeds with no input rows
     SluiceProcess.Result again = sluice("run", config.toString(), "--available-now", "--pipeline", "orders_bronze");
     assertThat(again.exitCode()).as(again.toString()).isZero();
@@ -218,6 +225,41 @@ class SluiceCliIT {
     SluiceProcess.Result verbose = sluice("run", strict.toString(), "--available-now", "--verbose");
     assertThat(verbose.exitCode()).isEqualTo(1);
     assertThat(verbose.err()).contains("\tat ");
+  }
+
+  @Test
+  void fsckListsThenRemovesADeletedDataFileSoTheTableReadsAgain() throws IOException {
+    Path root = dir.resolve("fsck/events");
+    Table t = Table.forUri(root.toUri(), Map.of());
+    t.create(StructType.of(StructField.of("id", PrimitiveType.LONG))).commit();
+    t.newAppend().rows(List.of(Row.of(1L), Row.of(2L))).commit();
+    t.newAppend().rows(List.of(Row.of(3L), Row.of(4L), Row.of(5L))).commit();
+    DataFile lost = t.snapshotAt(2).files().stream()
+        .filter(f -> t.snapshotAt(1).files().stream().noneMatch(o -> o.key().equals(f.key()))).findFirst().orElseThrow();
+    Files.delete(root.resolve(lost.key()));
+    String table = root.toString();
+
+    SluiceProcess.Result read = sluice("read", table);
+    assertThat(read.exitCode()).as(read.toString()).isEqualTo(1);
+    assertThat(read.err()).contains("Data file " + lost.logPath(), "version 2 of the table references it",
+        "Restore the file", "sluice fsck file:" + root).doesNotContain("\tat ");
+
+    SluiceProcess.Result dryRun = sluice("fsck", table, "--dry-run");
+    assertThat(dryRun.exitCode()).as(dryRun.toString()).isZero();
+    assertThat(dryRun.out()).contains(lost.logPath(), "Dry run: 1 missing data file (3 rows)", "nothing changed");
+    assertThat(t.latestVersion()).hasValue(2);
+
+    assertThat(dryRun.err()).doesNotContain(" INFO ");
+
+    // --verbose shows the engine's INFO logs on standard error, here the repair's commit
+    SluiceProcess.Result repair = sluice("fsck", table, "--verbose");
+    assertThat(repair.exitCode()).as(repair.toString()).isZero();
+    assertThat(repair.out()).contains(lost.logPath(), "Removed 1 missing data file (3 rows)", "in version 3");
+    assertThat(repair.err()).contains(" INFO ", "Committed version 3 of file:" + root, "FSCK, 0 files added, 1 removed");
+
+    try (CloseableIterator<Row> rows = Table.forUri(root.toUri(), Map.of()).latestSnapshot().scan().build().rows()) {
+      assertThat(rows.toList()).containsExactly(Row.of(1L), Row.of(2L));
+    }
   }
 
   @Test

@@ -60,13 +60,15 @@ final class SluiceProcess {
   }
 
   /**
-   * The test classpath (Surefire and Failsafe publish it as {@code surefire.test.class.path}) without the
-   * test classes, so the child logs with the CLI's own logback.xml, not the tests'.
+   * The test classpath (Surefire and Failsafe publish it as {@code surefire.test.class.path}) without test
+   * classes, ours or a module's test jar (they hold a logback-test.xml, which logback prefers), so the child logs
+   * with the CLI's own logback.xml, as a user's run does.
    */
   static String classpath() {
     String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
     return Arrays.stream(cp.split(File.pathSeparator))
-        .filter(e -> !e.endsWith("test-classes") && !e.endsWith("test-classes" + File.separator))
+        .filter(e -> !e.endsWith("test-classes") && !e.endsWith("test-classes" + File.separator)
+            && !e.endsWith("-tests.jar"))
         .collect(Collectors.joining(File.pathSeparator));
   }
 }

@@ -4,6 +4,7 @@ import dev.sluice.table.DataFile;
 import dev.sluice.table.data.CloseableIterator;
 import dev.sluice.table.data.Row;
 import dev.sluice.table.exceptions.InvalidTableException;
+import dev.sluice.table.exceptions.ObjectNotFoundException;
 import dev.sluice.table.exceptions.SluiceTableException;
 import dev.sluice.table.exceptions.StorageException;
 import dev.sluice.table.exceptions.UnsupportedTableFeatureException;
@@ -113,7 +114,7 @@ public final class TableContext {
       }
     }
     StructType dataSchema = new StructType(dataFields);
-    CloseableIterator<Row> data = openDataFile(add, dataSchema);
+    CloseableIterator<Row> data = openDataFile(state, add, dataSchema);
     if (dataFields.size() == readSchema.size()) {
       return data;
     }
@@ -136,10 +137,12 @@ public final class TableContext {
     });
   }
 
-  private CloseableIterator<Row> openDataFile(AddFile add, StructType dataSchema) {
+  private CloseableIterator<Row> openDataFile(SnapshotState state, AddFile add, StructType dataSchema) {
     String key = keyOf(add.path());
     try {
       return ParquetDataReader.read(log.store(), key, add.size(), dataSchema);
+    } catch (ObjectNotFoundException e) {
+      throw TableErrors.missingDataFile(log.store().uriOf(log.tablePath()), add.path(), state.version(), e);
     } catch (SluiceTableException e) {
       throw e;
     } catch (RuntimeException e) {

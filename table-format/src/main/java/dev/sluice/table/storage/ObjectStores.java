@@ -2,10 +2,13 @@ package dev.sluice.table.storage;
 
 import java.net.URI;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Opens the object store for a root URI: {@code file:///data/warehouse} (a {@link LocalObjectStore})
@@ -21,9 +24,15 @@ public final class ObjectStores {
   public static final String MAX_ATTEMPTS = "max-attempts";
   public static final String PART_SIZE = "part-size";
   public static final String LIST_PAGE_SIZE = "list-page-size";
+  /** Durations such as {@code 5s}, {@code 500ms}, {@code 2 minutes}; see {@link S3Timeouts}. */
+  public static final String CONNECTION_TIMEOUT = "connection-timeout";
+  public static final String SOCKET_TIMEOUT = "socket-timeout";
+  public static final String ATTEMPT_TIMEOUT = "attempt-timeout";
 
   private static final Set<String> S3_OPTIONS = new TreeSet<>(Set.of(ENDPOINT, REGION, PATH_STYLE, ACCESS_KEY_ID,
-      SECRET_ACCESS_KEY, MAX_ATTEMPTS, PART_SIZE, LIST_PAGE_SIZE));
+      SECRET_ACCESS_KEY, MAX_ATTEMPTS, PART_SIZE, LIST_PAGE_SIZE, CONNECTION_TIMEOUT, SOCKET_TIMEOUT, ATTEMPT_TIMEOUT));
+  private static final Pattern DURATION = Pattern.compile(
+      "(\\d+)\\s*(ms|millis|milliseconds?|s|secs?|seconds?|m|mins?|minutes?)", Pattern.CASE_INSENSITIVE);
 
   private ObjectStores() {}
 
@@ -37,7 +46,9 @@ public final class ObjectStores {
    *
    * @param options for {@code s3:} roots: {@value #ENDPOINT}, {@value #REGION}, {@value #PATH_STYLE},
    *     {@value #ACCESS_KEY_ID}, {@value #SECRET_ACCESS_KEY}, {@value #MAX_ATTEMPTS}, {@value #PART_SIZE}
-   *     (bytes) and {@value #LIST_PAGE_SIZE}; {@code file:} roots take none. An endpoint implies
+   *     (bytes), {@value #LIST_PAGE_SIZE}, and the durations {@value #CONNECTION_TIMEOUT},
+   *     {@value #SOCKET_TIMEOUT} and {@value #ATTEMPT_TIMEOUT} ({@code 5s}, {@code 500ms}, {@code 2 minutes};
+   *     defaults in {@link S3Timeouts#DEFAULT}); {@code file:} roots take none. An endpoint implies
    *     path-style addressing (what S3-compatible servers expect) unless path-style is false.
    * @throws IllegalArgumentException for an unsupported scheme, an unknown option key or a bad value
    */
@@ -89,7 +100,32 @@ public final class ObjectStores {
     if (options.containsKey(LIST_PAGE_SIZE)) {
       s3 = s3.withListPageSize(parse(root, LIST_PAGE_SIZE, options.get(LIST_PAGE_SIZE), Integer::parseInt));
     }
-    return s3;
+    S3Timeouts timeouts = s3.timeouts();
+    if (options.containsKey(CONNECTION_TIMEOUT)) {
+      timeouts = timeouts.withConnection(parse(root, CONNECTION_TIMEOUT, options.get(CONNECTION_TIMEOUT),
+          ObjectStores::parseDuration));
+    }
+    if (options.containsKey(SOCKET_TIMEOUT)) {
+      timeouts = timeouts.withSocket(parse(root, SOCKET_TIMEOUT, options.get(SOCKET_TIMEOUT), ObjectStores::parseDuration));
+    }
+    if (options.containsKey(ATTEMPT_TIMEOUT)) {
+      timeouts = timeouts.withAttempt(parse(root, ATTEMPT_TIMEOUT, options.get(ATTEMPT_TIMEOUT),
+          ObjectStores::parseDuration));
+    }
+    return s3.withTimeouts(timeouts);
+  }
+
+  private static Duration parseDuration(String s) {
+    Matcher m = DURATION.matcher(s);
+    if (!m.matches()) {
+      throw new IllegalArgumentException("expected a duration such as 5s, 500ms or 2 minutes");
+    }
+    long n = Long.parseLong(m.group(1));
+    String unit = m.group(2).toLowerCase(java.util.Locale.ROOT);
+    if (unit.startsWith("ms") || unit.startsWith("milli")) {
+      return Duration.ofMillis(n);
+    }
+    return unit.startsWith("s") ? Duration.ofSeconds(n) : Duration.ofMinutes(n);
   }
 
   private static void checkKeys(URI root, Map<String, String> options, Set<String> valid) {

@@ -8,6 +8,7 @@ import dev.sluice.table.exceptions.StorageOutcomeUnknownException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.ConnectException;
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
@@ -17,6 +18,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
@@ -24,6 +27,7 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.ResponseBytes;
 import software.amazon.awssdk.core.ResponseInputStream;
+import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
@@ -51,6 +55,7 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 public final class S3ObjectStore implements ObjectStore {
   /** S3's limit of keys per DeleteObjects request. */
   static final int DELETE_BATCH = 1000;
+  private static final Logger LOG = LoggerFactory.getLogger(S3ObjectStore.class);
   private static final long BACKOFF_BASE_MS = 50;
   private static final long BACKOFF_MAX_MS = 2_000;
 
@@ -74,7 +79,10 @@ public final class S3ObjectStore implements ObjectStore {
     this.options = options;
     this.root = options.rootUri();
     this.keyPrefix = options.keyPrefix().isEmpty() ? "" : options.keyPrefix() + "/";
-    this.http = ApacheHttpClient.builder().build();
+    this.http = ApacheHttpClient.builder()
+        .connectionTimeout(options.timeouts().connection())
+        .socketTimeout(options.timeouts().socket())
+        .build();
     this.credentials = options.accessKeyId() == null
         ? DefaultCredentialsProvider.builder().build()
         : StaticCredentialsProvider.create(AwsBasicCredentials.create(options.accessKeyId(), options.secretAccessKey()));
@@ -92,8 +100,10 @@ public final class S3ObjectStore implements ObjectStore {
     S3ClientBuilder b = S3Client.builder()
         .httpClient(http)
         .credentialsProvider(credentials)
-        .overrideConfiguration(c -> c.retryStrategy(
-            AwsRetryStrategy.standardRetryStrategy().toBuilder().maxAttempts(maxAttempts).build()));
+        .overrideConfiguration(c -> c
+            .retryStrategy(AwsRetryStrategy.standardRetryStrategy().toBuilder().maxAttempts(maxAttempts).build())
+            .apiCallAttemptTimeout(options.timeouts().attempt())
+            .addExecutionInterceptor(new S3RetryLog(maxAttempts, options.timeouts())));
     if (options.region() != null) {
       b.region(Region.of(options.region()));
     } else if (options.endpoint() != null) {
@@ -199,6 +209,8 @@ public final class S3ObjectStore implements ObjectStore {
     SdkException last = null;
     for (int attempt = 1; attempt <= options.maxAttempts(); attempt++) {
       if (attempt > 1) {
+        LOG.warn("S3 PutObject (create) of {} at {}: attempt {} of {} failed ({}); retrying", uriOf(key), endpoint(),
+            attempt - 1, options.maxAttempts(), describe(last));
         sleepBeforeRetry(attempt, key, mayHaveWritten, last);
       }
       try {
@@ -347,7 +359,7 @@ public final class S3ObjectStore implements ObjectStore {
       return "no attempt was made";
     }
     if (!(e instanceof S3Exception)) {
-      return e.getMessage();
+      return timedOut(e) ? e.getMessage() + timeoutHint(e) : e.getMessage();
     }
     S3Exception s3e = (S3Exception) e;
     String code = s3e.awsErrorDetails() == null ? null : s3e.awsErrorDetails().errorCode();
@@ -359,6 +371,53 @@ public final class S3ObjectStore implements ObjectStore {
       return base + " (bucket " + options.bucket() + " does not exist: create it or fix the bucket name)";
     }
     return base;
+  }
+
+  private String endpoint() {
+    return options.endpoint() == null ? "AWS S3" : options.endpoint().toString();
+  }
+
+  private static boolean timedOut(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof SocketTimeoutException || t instanceof ApiCallAttemptTimeoutException
+          || t.getClass().getSimpleName().equals("ConnectTimeoutException")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Which wait ran out, at which endpoint, and the option that lengthens it. */
+  private String timeoutHint(Throwable e) {
+    S3Timeouts t = options.timeouts();
+    String option;
+    String what;
+    java.time.Duration limit;
+    if (hasCause(e, "ConnectTimeoutException")) {
+      option = ObjectStores.CONNECTION_TIMEOUT;
+      what = "no connection";
+      limit = t.connection();
+    } else if (hasCause(e, ApiCallAttemptTimeoutException.class.getSimpleName())) {
+      option = ObjectStores.ATTEMPT_TIMEOUT;
+      what = "no complete answer";
+      limit = t.attempt();
+    } else {
+      option = ObjectStores.SOCKET_TIMEOUT;
+      what = "no answer";
+      limit = t.socket();
+    }
+    return " (endpoint " + endpoint() + ": " + what + " within " + option + " " + S3Timeouts.text(limit)
+        + "; check that the endpoint is right and reachable, or raise the storage option " + option
+        + " (" + option.replace('-', '_') + " under storage: in a Sluice config))";
+  }
+
+  private static boolean hasCause(Throwable e, String simpleName) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t.getClass().getSimpleName().equals(simpleName)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   @Override

@@ -18,6 +18,7 @@ import java.util.Objects;
  * @param maxAttempts attempts per request (first try included) for throttling, 5xx and I/O errors
  * @param partSize multipart part size in bytes for {@link ObjectStore#newOutputStream}; at least 5 MiB
  * @param listPageSize keys per ListObjectsV2 page, 1 to 1000 (smaller only to test paging)
+ * @param timeouts how long to wait for the endpoint ({@link S3Timeouts#DEFAULT} unless set)
  */
 public record S3Options(
     String bucket,
@@ -29,7 +30,8 @@ public record S3Options(
     String secretAccessKey,
     int maxAttempts,
     long partSize,
-    int listPageSize) {
+    int listPageSize,
+    S3Timeouts timeouts) {
 
   public static final int DEFAULT_MAX_ATTEMPTS = 5;
   public static final long DEFAULT_PART_SIZE = 8L << 20;
@@ -57,6 +59,7 @@ public record S3Options(
       throw new IllegalArgumentException("S3 multipart part size must be at least " + MIN_PART_SIZE
           + " bytes (5 MiB, the S3 minimum), got " + partSize);
     }
+    Objects.requireNonNull(timeouts, "timeouts");
     if (listPageSize < 1 || listPageSize > MAX_LIST_PAGE_SIZE) {
       throw new IllegalArgumentException("S3 list page size must be between 1 and " + MAX_LIST_PAGE_SIZE
           + ", got " + listPageSize);
@@ -66,48 +69,53 @@ public record S3Options(
   /** AWS defaults: no endpoint override, virtual-host addressing, default credentials and region chains. */
   public static S3Options of(String bucket, String keyPrefix) {
     return new S3Options(bucket, keyPrefix, null, null, false, null, null, DEFAULT_MAX_ATTEMPTS, DEFAULT_PART_SIZE,
-        MAX_LIST_PAGE_SIZE);
+        MAX_LIST_PAGE_SIZE, S3Timeouts.DEFAULT);
   }
 
   public S3Options withEndpoint(URI newEndpoint) {
     return new S3Options(bucket, keyPrefix, newEndpoint, region, pathStyle, accessKeyId, secretAccessKey, maxAttempts,
-        partSize, listPageSize);
+        partSize, listPageSize, timeouts);
   }
 
   public S3Options withRegion(String newRegion) {
     return new S3Options(bucket, keyPrefix, endpoint, newRegion, pathStyle, accessKeyId, secretAccessKey, maxAttempts,
-        partSize, listPageSize);
+        partSize, listPageSize, timeouts);
   }
 
   public S3Options withPathStyle(boolean newPathStyle) {
     return new S3Options(bucket, keyPrefix, endpoint, region, newPathStyle, accessKeyId, secretAccessKey, maxAttempts,
-        partSize, listPageSize);
+        partSize, listPageSize, timeouts);
   }
 
   public S3Options withCredentials(String newAccessKeyId, String newSecretAccessKey) {
     return new S3Options(bucket, keyPrefix, endpoint, region, pathStyle, newAccessKeyId, newSecretAccessKey,
-        maxAttempts, partSize, listPageSize);
+        maxAttempts, partSize, listPageSize, timeouts);
   }
 
   public S3Options withMaxAttempts(int newMaxAttempts) {
     return new S3Options(bucket, keyPrefix, endpoint, region, pathStyle, accessKeyId, secretAccessKey, newMaxAttempts,
-        partSize, listPageSize);
+        partSize, listPageSize, timeouts);
   }
 
   public S3Options withPartSize(long newPartSize) {
     return new S3Options(bucket, keyPrefix, endpoint, region, pathStyle, accessKeyId, secretAccessKey, maxAttempts,
-        newPartSize, listPageSize);
+        newPartSize, listPageSize, timeouts);
   }
 
   public S3Options withListPageSize(int newListPageSize) {
     return new S3Options(bucket, keyPrefix, endpoint, region, pathStyle, accessKeyId, secretAccessKey, maxAttempts,
-        partSize, newListPageSize);
+        partSize, newListPageSize, timeouts);
+  }
+
+  public S3Options withTimeouts(S3Timeouts newTimeouts) {
+    return new S3Options(bucket, keyPrefix, endpoint, region, pathStyle, accessKeyId, secretAccessKey, maxAttempts,
+        partSize, listPageSize, newTimeouts);
   }
 
   /** Same options under another folder of the bucket. */
   public S3Options withKeyPrefix(String newKeyPrefix) {
     return new S3Options(bucket, newKeyPrefix, endpoint, region, pathStyle, accessKeyId, secretAccessKey, maxAttempts,
-        partSize, listPageSize);
+        partSize, listPageSize, timeouts);
   }
 
   /** {@code s3://bucket/prefix/}. */
@@ -124,7 +132,8 @@ public record S3Options(
         + ", credentials=" + (accessKeyId == null ? "default chain" : "accessKeyId " + accessKeyId + ", secret ****")
         + ", maxAttempts=" + maxAttempts
         + ", partSize=" + partSize
-        + ", listPageSize=" + listPageSize + "]";
+        + ", listPageSize=" + listPageSize
+        + ", timeouts=" + timeouts + "]";
   }
 
   private static String trimSlashes(String s) {

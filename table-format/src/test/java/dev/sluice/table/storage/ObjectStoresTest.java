@@ -38,7 +38,7 @@ class ObjectStoresTest {
       assertThat(store).isInstanceOf(S3ObjectStore.class);
       assertThat(store.root()).isEqualTo(URI.create("s3://my-bucket/warehouse/bronze/"));
       assertThat(((S3ObjectStore) store).options()).isEqualTo(new S3Options("my-bucket", "warehouse/bronze",
-          URI.create("http://127.0.0.1:9000"), "eu-west-1", true, "AKIAEXAMPLE", "s3cr3t", 7, 6291456, 50));
+          URI.create("http://127.0.0.1:9000"), "eu-west-1", true, "AKIAEXAMPLE", "s3cr3t", 7, 6291456, 50, S3Timeouts.DEFAULT));
     }
   }
 
@@ -68,7 +68,8 @@ class ObjectStoresTest {
     assertThatThrownBy(() -> ObjectStores.open(URI.create("s3://b/p"), Map.of("acess-key-id", "x")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("Unknown object store option 'acess-key-id' for s3://b/p; valid options are access-key-id,"
-            + " endpoint, list-page-size, max-attempts, part-size, path-style, region, secret-access-key");
+            + " attempt-timeout, connection-timeout, endpoint, list-page-size, max-attempts, part-size, path-style,"
+            + " region, secret-access-key, socket-timeout");
     assertThatThrownBy(() -> ObjectStores.open(dir.toUri(), Map.of("region", "x")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("Unknown object store option 'region' for " + dir.toUri() + "; this scheme takes no options");

@@ -164,7 +164,7 @@ class S3ObjectStoreIT extends ObjectStoreContract {
   void missingBucketIsNamedInTheError() {
     S3Options options = server.s3Options("p");
     S3Options noBucket = new S3Options("no-such-bucket", "p", options.endpoint(), options.region(), true,
-        options.accessKeyId(), options.secretAccessKey(), 1, options.partSize(), 1000);
+        options.accessKeyId(), options.secretAccessKey(), 1, options.partSize(), 1000, options.timeouts());
     try (ObjectStore bad = new S3ObjectStore(noBucket)) {
       assertThatThrownBy(() -> bad.read("k"))
           .isInstanceOf(StorageException.class)

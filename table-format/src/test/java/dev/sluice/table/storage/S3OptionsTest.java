@@ -14,7 +14,8 @@ class S3OptionsTest {
 
     assertThat(options.toString())
         .isEqualTo("S3Options[root=s3://b/p/q/, endpoint=http://h:9000, region=default chain, pathStyle=true,"
-            + " credentials=accessKeyId AKIAEXAMPLE, secret ****, maxAttempts=5, partSize=8388608, listPageSize=1000]")
+            + " credentials=accessKeyId AKIAEXAMPLE, secret ****, maxAttempts=5, partSize=8388608, listPageSize=1000,"
+            + " timeouts=connection 5 s, socket 15 s, attempt 60 s]")
         .doesNotContain("very-secret-value");
     try (S3ObjectStore store = new S3ObjectStore(options)) {
       assertThat(store.toString()).startsWith("S3ObjectStore(S3Options[").doesNotContain("very-secret-value");

@@ -174,6 +174,9 @@ public final class OptimisticTransaction {
         reads, removedPaths(), addedFileMatcher, canonicalize, log.tablePath());
     try {
       long version = commitLoop(body, txnId, checker);
+      LOG.info("Committed version {} of {}: {}, {} files added, {} removed{}", version,
+          log.store().uriOf(log.tablePath()), operation, adds.size(), removes.size(),
+          txn == null ? "" : ", txn(" + txn.appId() + ", " + txn.version() + ")");
       postCommit(version);
       return version;
     } catch (ConcurrentModificationException | StorageException | InvalidOperationException e) {
@@ -305,6 +308,7 @@ public final class OptimisticTransaction {
     if (version > 0 && version % interval == 0) {
       try {
         log.checkpoint(log.snapshotAt(version));
+        LOG.info("Wrote the checkpoint of version {} of {}", version, log.store().uriOf(log.tablePath()));
       } catch (RuntimeException e) {
         // The commit is durable; a missing checkpoint only makes the next snapshot load slower.
         LOG.warn("Writing the checkpoint for version {} of {} failed: {}", version, log.tablePath(), e.toString());

@@ -26,8 +26,12 @@ final class TestLog {
   final DeltaLog log;
 
   TestLog(Path root) {
+    this(root, "tables/t");
+  }
+
+  TestLog(Path root, String tablePath) {
     this.store = new LocalObjectStore(root);
-    this.log = new DeltaLog(store, "tables/t");
+    this.log = new DeltaLog(store, tablePath);
   }
 
   static Metadata metadata(Map<String, String> configuration) {
