@@ -14,11 +14,23 @@ import dev.sluice.ingestion.Trigger;
  *
  * <h2>How each output mode is exact</h2>
  * <ul>
- *   <li>{@code update} (default): the groups (window included) of every change row of a batch — inserts,
- *       deletes, update pre- and post-images, after joins, columns and filter — are recomputed from silver's
- *       snapshot at the greatest {@code _commit_version} of the batch (scanning only the event-time range
- *       of their windows when the window column is a silver column), through the same joins, columns and
- *       filter, and MERGEd into gold by {@code _group_key}; a touched group with no row left is deleted.
+ *   <li>{@code update} (default), when every measure is count, sum or avg (and no expression reads the
+ *       clock): each change row of a batch — inserts and update post-images with sign +1, deletes and update
+ *       pre-images with -1, after joins, columns and filter — changes the totals of its groups (window
+ *       included): row count, and per measure the non-null count and the sum (exact for integers and
+ *       decimals; floats as doubles, which accumulate rounding as values are taken back). The totals live in
+ *       a versioned state store under {@code <checkpoint>/state/gold/<base>}, committed before the gold
+ *       commit; silver's snapshot is not read. Joined files (not Delta tables) must not change while a
+ *       checkpoint lives: gold can't see their versions, so a taken-back row would be joined differently
+ *       than when it was added (an error says so when a group's row count would go below 0). The touched groups are MERGEd into gold by
+ *       {@code _group_key}; a group whose row count reaches 0 is deleted. When a Delta table joined every
+ *       batch has a new version, or there is no state for the previous batch (a checkpoint from before the
+ *       state, or state that can't be rebuilt), the batch recomputes every group from silver's snapshot as
+ *       below and starts the state again from the result ({@code gold.fullRecompute} = 1).
+ *   <li>{@code update} with min or max: the groups of every change row of a batch are recomputed from
+ *       silver's snapshot at the greatest {@code _commit_version} of the batch (scanning only the event-time
+ *       range of their windows when the window column is a silver column), through the same joins, columns
+ *       and filter, and MERGEd into gold by {@code _group_key}; a touched group with no row left is deleted.
  *       Retractions are therefore exact for every measure, min and max included, and no lateness limit
  *       applies. When a Delta table joined every batch has a new version, the next batch recomputes every
  *       group (its rows may have moved between groups).
@@ -45,7 +57,8 @@ import dev.sluice.ingestion.Trigger;
  * (their groups were recomputed), {@code filtered} = the others (inner join without match, filter, null
  * event time). Append: {@code written} = inserts aggregated, {@code late} = inserts older than the
  * watermark plus non-insert changes, {@code filtered} = the others. Also recorded:
- * {@code gold.snapshotVersion}, {@code gold.snapshotRows}, {@code gold.fullRecompute},
+ * {@code gold.incremental} (1 when the batch followed the change feed with state; then the snapshot
+ * counters are absent), {@code gold.snapshotVersion}, {@code gold.snapshotRows}, {@code gold.fullRecompute},
  * {@code gold.dimensionVersion.<join index>} and the engine's {@code staticVersion.<name>}.
  */
 public final class GoldPipeline {

@@ -35,7 +35,8 @@ final class GoldFixture implements AutoCloseable {
       StructField.of("customer_id", PrimitiveType.STRING, true),
       StructField.of("amount", DecimalType.of(10, 2), true),
       StructField.of("status", PrimitiveType.STRING, true),
-      StructField.of("event_time", PrimitiveType.TIMESTAMP, true)));
+      StructField.of("event_time", PrimitiveType.TIMESTAMP, true),
+      StructField.of("quantity", PrimitiveType.LONG, true)));
   static final StructType CUSTOMERS = new StructType(List.of(
       StructField.of("customer_id", PrimitiveType.STRING, false),
       StructField.of("tier", PrimitiveType.STRING, true)));
@@ -53,20 +54,25 @@ final class GoldFixture implements AutoCloseable {
   private long silverVersionSeen = -1;
 
   GoldFixture(Path warehouse, String aggregateYaml) {
+    this(warehouse, aggregateYaml, "{}");
+  }
+
+  /** With silver's change feed read with {@code sourceOptions} (a YAML map). */
+  GoldFixture(Path warehouse, String aggregateYaml, String sourceOptions) {
     this.warehouse = warehouse;
     String yaml = """
         warehouse: %s
         pipelines:
           - name: revenue_gold
             layer: gold
-            source: {table: silver/orders}
+            source: {table: silver/orders, options: %s}
             joins: [{table: silver/customers, on: [customer_id], type: left}]
             columns: [{name: tier, expr: "coalesce(tier, 'none')"}]
             filter: "status <> 'cancelled'"
             aggregate:
         %s
             sink: {table: gold/revenue}
-        """.formatted(warehouse.toUri(), aggregateYaml.indent(6).stripTrailing());
+        """.formatted(warehouse.toUri(), sourceOptions, aggregateYaml.indent(6).stripTrailing());
     this.config = ConfigLoader.parse(yaml, "test.yaml", Map.of());
     this.pipeline = config.pipeline("revenue_gold").orElseThrow();
     this.silver = session.table(config.tableUri("silver/orders").toString());
@@ -77,7 +83,12 @@ final class GoldFixture implements AutoCloseable {
   }
 
   static Row order(long id, String customer, String amount, String status, String time) {
-    return Row.of(id, customer, new BigDecimal(amount), status, Instant.parse("2026-01-01T" + time + "Z"));
+    return order(id, customer, amount, status, time, null);
+  }
+
+  static Row order(long id, String customer, String amount, String status, String time, Long quantity) {
+    return Row.of(id, customer, amount == null ? null : new BigDecimal(amount), status,
+        Instant.parse("2026-01-01T" + time + "Z"), quantity);
   }
 
   void insert(Row... rows) {
@@ -155,6 +166,11 @@ final class GoldFixture implements AutoCloseable {
 
   /** Gold as "window_start|window_end|tier" → [measures...], numbers normalised. */
   Map<String, List<Object>> goldResult() {
+    return goldResult(List.of("orders", "revenue", "min_amount", "max_amount", "avg_amount"));
+  }
+
+  /** Gold as "window_start|window_end|tier" → the values of {@code measureNames}, numbers normalised. */
+  Map<String, List<Object>> goldResult(List<String> measureNames) {
     if (!gold.exists()) {
       return Map.of();
     }
@@ -162,7 +178,7 @@ final class GoldFixture implements AutoCloseable {
     Map<String, List<Object>> out = new java.util.TreeMap<>();
     for (Row r : rows(gold)) {
       List<Object> measures = new ArrayList<>();
-      for (String m : List.of("orders", "revenue", "min_amount", "max_amount", "avg_amount")) {
+      for (String m : measureNames) {
         measures.add(Oracle.normal(r.get(schema.indexOf(m))));
       }
       String key = r.get(schema.indexOf("window_start")) + "|" + r.get(schema.indexOf("window_end")) + "|"

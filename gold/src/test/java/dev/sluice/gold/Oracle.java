@@ -54,6 +54,49 @@ final class Oracle {
     return out;
   }
 
+  /**
+   * The same query with the invertible measures of {@link GoldStateTest}: count(*), count(amount),
+   * sum(amount), avg(amount) (decimal, scale + 4, half up), count(quantity), sum(quantity) and
+   * avg(quantity) (as a double).
+   */
+  static Map<String, List<Object>> computeInvertible(List<Row> orders, List<Row> customers, Duration size,
+      Duration slide) {
+    Map<String, String> tiers = new HashMap<>();
+    customers.forEach(c -> tiers.put((String) c.get(0), (String) c.get(1)));
+    Map<String, List<Row>> groups = new TreeMap<>();
+    for (Row o : orders) {
+      if ("cancelled".equals(o.get(3)) || o.get(3) == null || o.get(4) == null) {
+        continue;
+      }
+      String tier = tiers.get((String) o.get(1));
+      tier = tier == null ? "none" : tier;
+      long ms = ((Instant) o.get(4)).toEpochMilli();
+      long lastStart = ms - Math.floorMod(ms, slide.toMillis());
+      for (long start = lastStart; start + size.toMillis() > ms; start -= slide.toMillis()) {
+        String key = Instant.ofEpochMilli(start) + "|" + Instant.ofEpochMilli(start + size.toMillis()) + "|" + tier;
+        groups.computeIfAbsent(key, k -> new ArrayList<>()).add(o);
+      }
+    }
+    Map<String, List<Object>> out = new TreeMap<>();
+    groups.forEach((key, rows) -> {
+      List<BigDecimal> amounts = rows.stream().map(r -> (BigDecimal) r.get(2)).filter(v -> v != null).toList();
+      List<Long> quantities = rows.stream().map(r -> (Long) r.get(5)).filter(v -> v != null).toList();
+      BigDecimal sum = amounts.stream().reduce(BigDecimal.ZERO, BigDecimal::add);
+      long units = quantities.stream().mapToLong(Long::longValue).sum();
+      List<Object> measures = new ArrayList<>();
+      measures.add((long) rows.size());
+      measures.add((long) amounts.size());
+      measures.add(amounts.isEmpty() ? null : normal(sum));
+      measures.add(amounts.isEmpty() ? null
+          : normal(sum.divide(BigDecimal.valueOf(amounts.size()), 6, RoundingMode.HALF_UP)));
+      measures.add((long) quantities.size());
+      measures.add(quantities.isEmpty() ? null : units);
+      measures.add(quantities.isEmpty() ? null : (double) units / quantities.size());
+      out.put(key, measures);
+    });
+    return out;
+  }
+
   static Object normal(Object v) {
     return v instanceof BigDecimal d ? (d.signum() == 0 ? BigDecimal.ZERO : d.stripTrailingZeros()) : v;
   }

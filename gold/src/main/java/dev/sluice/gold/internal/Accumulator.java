@@ -17,6 +17,48 @@ interface Accumulator {
 
   Object result();
 
+  /**
+   * An accumulator that can take a value back (count, sum, avg): its whole state is the number of
+   * non-null values and their sum, so update mode keeps it per group and follows the change feed.
+   * Sums are exact for integers (long, wrapping like Spark's) and decimals (BigDecimal); float sums are
+   * doubles, so adding and taking back values accumulates rounding. When the count returns to 0 the sum
+   * restarts at exactly 0.
+   */
+  interface Invertible extends Accumulator {
+    /** Adds ({@code sign} 1) or takes back ({@code sign} -1) a value; nulls change nothing. */
+    void add(Object value, int sign);
+
+    @Override
+    default void add(Object value) {
+      add(value, 1);
+    }
+
+    /** The number of non-null values now. */
+    long count();
+
+    /** The sum now (Long, Double or BigDecimal), or null for count. */
+    Object sum();
+
+    /** Replaces the state with one read back from {@link #count()} and {@link #sum()}. */
+    void restore(long count, Object sum);
+  }
+
+  /** The type of {@link Invertible#sum()} kept in state for {@code function} over {@code input}, or null. */
+  static DataType sumType(Measure.Function function, DataType input) {
+    if (function != Measure.Function.SUM && function != Measure.Function.AVG) {
+      return null;
+    }
+    return switch (numericKind(input, "")) {
+      case INTEGRAL -> PrimitiveType.LONG;
+      case FRACTIONAL -> PrimitiveType.DOUBLE;
+      case DECIMAL -> DecimalType.of(38, ((DecimalType) input).scale());
+    };
+  }
+
+  static boolean invertible(Measure.Function function) {
+    return function != Measure.Function.MIN && function != Measure.Function.MAX;
+  }
+
   /** The result type of {@code function} over {@code input} (null for {@code count(*)}). */
   static DataType resultType(Measure.Function function, DataType input, String measure) {
     return switch (function) {
@@ -70,19 +112,34 @@ interface Accumulator {
   }
 
   /** count(*) counts rows (the value passed is non-null), count(expr) non-null values. */
-  final class Count implements Accumulator {
+  final class Count implements Invertible {
     private long n;
 
     @Override
-    public void add(Object value) {
+    public void add(Object value, int sign) {
       if (value != null) {
-        n++;
+        n += sign;
       }
     }
 
     @Override
     public Object result() {
       return n;
+    }
+
+    @Override
+    public long count() {
+      return n;
+    }
+
+    @Override
+    public Object sum() {
+      return null;
+    }
+
+    @Override
+    public void restore(long count, Object sum) {
+      n = count;
     }
   }
 
@@ -109,36 +166,78 @@ interface Accumulator {
     }
   }
 
-  /** sum, wrapping on long overflow as Spark's non-ANSI mode does. */
-  final class Sum implements Accumulator {
-    private final Kind kind;
-    private final DataType type;
-    private long longSum;
-    private double doubleSum;
-    private BigDecimal decimalSum = BigDecimal.ZERO;
-    private boolean any;
+  /**
+   * The non-null count and the sum of sum and avg: long for integers (wrapping on overflow as Spark's
+   * non-ANSI mode does), double for floats, BigDecimal for decimals.
+   */
+  abstract class Summing implements Invertible {
+    final Kind kind;
+    final DataType type;
+    long n;
+    long longSum;
+    double doubleSum;
+    BigDecimal decimalSum = BigDecimal.ZERO;
 
-    Sum(Kind kind, DataType type) {
+    Summing(Kind kind, DataType type) {
       this.kind = kind;
       this.type = type;
     }
 
     @Override
-    public void add(Object value) {
+    public void add(Object value, int sign) {
       if (value == null) {
         return;
       }
-      any = true;
+      n += sign;
+      if (n == 0) {
+        // No value left: restart exactly, so that float rounding of taken-back values does not linger.
+        longSum = 0;
+        doubleSum = 0;
+        decimalSum = BigDecimal.ZERO;
+        return;
+      }
       switch (kind) {
-        case INTEGRAL -> longSum += ((Number) value).longValue();
-        case FRACTIONAL -> doubleSum += ((Number) value).doubleValue();
-        case DECIMAL -> decimalSum = decimalSum.add((BigDecimal) value);
+        case INTEGRAL -> longSum += sign * ((Number) value).longValue();
+        case FRACTIONAL -> doubleSum += sign * ((Number) value).doubleValue();
+        case DECIMAL -> decimalSum = sign > 0 ? decimalSum.add((BigDecimal) value)
+            : decimalSum.subtract((BigDecimal) value);
       }
     }
 
     @Override
+    public long count() {
+      return n;
+    }
+
+    @Override
+    public Object sum() {
+      return switch (kind) {
+        case INTEGRAL -> longSum;
+        case FRACTIONAL -> doubleSum;
+        case DECIMAL -> decimalSum;
+      };
+    }
+
+    @Override
+    public void restore(long count, Object sum) {
+      n = count;
+      switch (kind) {
+        case INTEGRAL -> longSum = (Long) sum;
+        case FRACTIONAL -> doubleSum = (Double) sum;
+        case DECIMAL -> decimalSum = (BigDecimal) sum;
+      }
+    }
+  }
+
+  /** sum: null when there is no non-null value. */
+  final class Sum extends Summing {
+    Sum(Kind kind, DataType type) {
+      super(kind, type);
+    }
+
+    @Override
     public Object result() {
-      if (!any) {
+      if (n == 0) {
         return null;
       }
       return switch (kind) {
@@ -149,30 +248,13 @@ interface Accumulator {
     }
   }
 
-  /** avg: the sum divided by the count of non-null values. */
-  final class Avg implements Accumulator {
-    private final Kind kind;
-    private final DataType type;
-    private double doubleSum;
-    private BigDecimal decimalSum = BigDecimal.ZERO;
-    private long n;
-
+  /**
+   * avg: the sum divided by the count of non-null values. Integers are summed exactly as a long and
+   * divided as doubles (Spark sums them as doubles: the same result while the sum stays below 2^53).
+   */
+  final class Avg extends Summing {
     Avg(Kind kind, DataType type) {
-      this.kind = kind;
-      this.type = type;
-    }
-
-    @Override
-    public void add(Object value) {
-      if (value == null) {
-        return;
-      }
-      n++;
-      if (kind == Kind.DECIMAL) {
-        decimalSum = decimalSum.add((BigDecimal) value);
-      } else {
-        doubleSum += ((Number) value).doubleValue();
-      }
+      super(kind, type);
     }
 
     @Override
@@ -180,9 +262,11 @@ interface Accumulator {
       if (n == 0) {
         return null;
       }
-      return kind == Kind.DECIMAL
-          ? decimalSum.divide(BigDecimal.valueOf(n), ((DecimalType) type).scale(), RoundingMode.HALF_UP)
-          : doubleSum / n;
+      return switch (kind) {
+        case INTEGRAL -> (double) longSum / n;
+        case FRACTIONAL -> doubleSum / n;
+        case DECIMAL -> decimalSum.divide(BigDecimal.valueOf(n), ((DecimalType) type).scale(), RoundingMode.HALF_UP);
+      };
     }
   }
 }

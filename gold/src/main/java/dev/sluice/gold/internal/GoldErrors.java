@@ -46,4 +46,17 @@ final class GoldErrors {
     return new IllegalArgumentException("Pipeline '" + pipeline + "' cannot run as a gold pipeline: " + what
         + ". Start it with the module of its layer, or fix its config.");
   }
+
+  static IllegalStateException stateDisagrees(String groupKey, long rows, long version) {
+    return new IllegalStateException("Gold's group state (version " + version + ") and silver's change feed disagree:"
+        + " group " + groupKey + " would have " + rows + " rows, because the feed takes back a row the state never"
+        + " counted (e.g. a joined file changed, which gold can't see, or the state was edited). Delete the gold"
+        + " checkpoint's state/gold folder: the next batch recomputes every group from silver and starts it again.");
+  }
+
+  static IllegalStateException unknownChangeType(String changeType) {
+    return new IllegalStateException("Silver's change feed has a row with _change_type '" + changeType + "'; gold knows"
+        + " insert, update_preimage, update_postimage and delete. The source is not a Delta change data feed or is"
+        + " damaged; read silver's table with readChangeFeed.");
+  }
 }

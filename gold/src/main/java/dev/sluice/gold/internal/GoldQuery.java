@@ -31,6 +31,8 @@ import java.util.regex.Pattern;
 /** Builds and starts the streaming query of one gold pipeline (see {@code GoldPipeline}). */
 public final class GoldQuery {
   private static final Pattern DECIMAL = Pattern.compile("decimal\\((\\d+),\\s*(\\d+)\\)");
+  /** Functions whose value depends on when a batch runs: a row taken back may no longer compute as it was added. */
+  private static final Pattern CLOCK = Pattern.compile("(?i)\\b(current_timestamp|current_date|now)\\b");
 
   private final SluiceSession session;
   private final SluiceConfig config;
@@ -67,14 +69,16 @@ public final class GoldQuery {
     SnapshotRows snapshot = append ? null : new SnapshotRows(silver, gold,
         aggregate.outputMode() == AggregateOutputMode.COMPLETE, pruneColumn(), windowMicros(true),
         windowMicros(false), dimensions());
-    StreamFrame frame = transforms(changes.mapBatches("gold: tag change rows and read current rows",
-        new TagChanges(ledger, snapshot)));
     String checkpoint = goldUri + "/_checkpoints/" + pipeline.name();
+    GroupState state = followsChangeFeed() ? new GroupState(session.location(checkpoint).resolve("state/gold"),
+        readsFromStart(), config.defaults().minBatchesToRetain()) : null;
+    StreamFrame frame = transforms(changes.mapBatches("gold: tag change rows and read current rows",
+        new TagChanges(ledger, snapshot, state)));
     if (append) {
       refuseAppendOverExistingWindows(gold, checkpoint);
     }
-    var writer = append ? appendQuery(frame, gold) : frame.mapBatches("gold: ledger", new ChangeLedger(aggregate, ledger))
-        .writeStream().foreachBatch(new RecomputeGroups(aggregate, gold, pipeline.sink().partitionBy(), ledger));
+    var writer = append ? appendQuery(frame, gold) : frame.mapBatches("gold: ledger", new ChangeLedger(aggregate, ledger, state))
+        .writeStream().foreachBatch(new RecomputeGroups(aggregate, gold, pipeline.sink().partitionBy(), ledger, state));
     return writer.queryName(pipeline.name()).trigger(trigger)
         .option("checkpointLocation", checkpoint)
         .option("minBatchesToRetain", Integer.toString(config.defaults().minBatchesToRetain()))
@@ -90,6 +94,27 @@ public final class GoldQuery {
     if (dev.sluice.ingestion.Checkpoints.isUnused(session.location(checkpoint)) && gold.exists() && !gold.latestSnapshot().files().isEmpty()) {
       throw GoldErrors.appendOverExistingWindows(pipeline.name(), goldUri, checkpoint);
     }
+  }
+
+  /**
+   * Whether update mode keeps group totals in state and follows the change feed: every measure is
+   * invertible (count, sum, avg) and no expression reads the clock.
+   */
+  private boolean followsChangeFeed() {
+    if (aggregate.outputMode() != AggregateOutputMode.UPDATE) {
+      return false;
+    }
+    List<String> expressions = new ArrayList<>(aggregate.measures());
+    pipeline.columns().forEach(c -> expressions.add(c.expr()));
+    pipeline.filter().ifPresent(expressions::add);
+    return aggregate.measures().stream().allMatch(m -> Accumulator.invertible(Measure.parse(m).function()))
+        && expressions.stream().noneMatch(e -> CLOCK.matcher(e).find());
+  }
+
+  /** Whether the change feed's first batch is silver's whole snapshot (no starting version or timestamp). */
+  private boolean readsFromStart() {
+    return pipeline.source().options().keySet().stream()
+        .noneMatch(k -> k.equalsIgnoreCase("startingVersion") || k.equalsIgnoreCase("startingTimestamp"));
   }
 
   /** Joins, then columns, then the filter. */

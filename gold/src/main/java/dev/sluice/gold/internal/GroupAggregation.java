@@ -1,7 +1,5 @@
 package dev.sluice.gold.internal;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.config.AggregateConfig;
 import dev.sluice.config.WindowConfig;
 import dev.sluice.ingestion.expr.BoundExpression;
@@ -12,10 +10,8 @@ import dev.sluice.table.types.DataType;
 import dev.sluice.table.types.PrimitiveType;
 import dev.sluice.table.types.StructField;
 import dev.sluice.table.types.StructType;
-import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,7 +30,6 @@ final class GroupAggregation {
   static final String WINDOW_START = "window_start";
   static final String WINDOW_END = "window_end";
   static final String GROUP_KEY = "_group_key";
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final List<String> groupBy;
   private final int[] groupColumns;
@@ -46,6 +41,7 @@ final class GroupAggregation {
   private final DataType[] argumentTypes;
   private final DataType[] resultTypes;
   private final StructType outputSchema;
+  private final Map<Long, Window> windows = new java.util.HashMap<>();
 
   GroupAggregation(AggregateConfig config, StructType input) {
     this.groupBy = config.groupBy();
@@ -117,17 +113,41 @@ final class GroupAggregation {
       values[i] = row.get(groupColumns[i]);
     }
     if (timeColumn < 0) {
-      return List.of(new Group(values, null, null));
+      return List.of(new Group(values, null, null, null));
     }
     Instant t = (Instant) row.get(timeColumn);
     if (t == null) {
       return List.of();
     }
+    long micros = micros(t);
+    if (sizeMicros == slideMicros) {
+      return List.of(window(micros - Math.floorMod(micros, slideMicros)).group(values)); // tumbling: one window
+    }
     List<Group> out = new ArrayList<>(2);
-    for (long start : windowStarts(micros(t), sizeMicros, slideMicros)) {
-      out.add(new Group(values, instant(start), instant(start + sizeMicros)));
+    for (long start : windowStarts(micros, sizeMicros, slideMicros)) {
+      out.add(window(start).group(values));
     }
     return out;
+  }
+
+  /** A window and the text of its start in group keys (Instant.toString is costly; windows repeat). */
+  private record Window(Instant start, Instant end, String text) {
+    Group group(Object[] values) {
+      return new Group(values, start, end, text);
+    }
+  }
+
+  private Window window(long start) {
+    Window w = windows.get(start);
+    if (w == null) {
+      if (windows.size() >= 65_536) {
+        windows.clear();
+      }
+      Instant s = instant(start);
+      w = new Window(s, instant(start + sizeMicros), s.toString());
+      windows.put(start, w);
+    }
+    return w;
   }
 
   /** Aggregates {@code rows} into the groups {@code wanted} accepts, by group key. */
@@ -148,7 +168,7 @@ final class GroupAggregation {
       }
     }
     Map<String, Row> out = new LinkedHashMap<>();
-    accumulators.forEach((key, acc) -> out.put(key, outputRow(groups.get(key), acc)));
+    accumulators.forEach((key, acc) -> out.put(key, outputRow(groups.get(key), key, acc)));
     return out;
   }
 
@@ -160,7 +180,44 @@ final class GroupAggregation {
     return acc;
   }
 
-  private Row outputRow(Group g, Accumulator[] acc) {
+  /** Whether every measure can take values back (count, sum, avg), so update mode can follow the change feed. */
+  boolean invertible() {
+    return measures.stream().allMatch(m -> Accumulator.invertible(m.function()));
+  }
+
+  /** The accumulators of one group when {@link #invertible()}. */
+  Accumulator.Invertible[] newInvertibles() {
+    Accumulator.Invertible[] acc = new Accumulator.Invertible[measures.size()];
+    for (int i = 0; i < acc.length; i++) {
+      acc[i] = (Accumulator.Invertible) Accumulator.create(measures.get(i).function(), argumentTypes[i], resultTypes[i]);
+    }
+    return acc;
+  }
+
+  /** Adds ({@code sign} 1) or takes back (-1) the measure arguments of {@code row}. */
+  void add(Accumulator.Invertible[] acc, Row row, int sign, EvalContext context) {
+    for (int i = 0; i < acc.length; i++) {
+      acc[i].add(arguments[i] == null ? Boolean.TRUE : arguments[i].eval(row, context), sign);
+    }
+  }
+
+  /** The type of the group-by column {@code i}. */
+  DataType groupType(int i) {
+    return outputSchema.field((timeColumn >= 0 ? 2 : 0) + i).type();
+  }
+
+  /** The type of measure {@code i}'s argument (long for {@code count(*)}). */
+  DataType argumentType(int i) {
+    return argumentTypes[i];
+  }
+
+  /** The number of group-by columns. */
+  int groupCount() {
+    return groupColumns.length;
+  }
+
+  /** The gold row of group {@code g} (whose key is {@code key}) with the measures of {@code acc}. */
+  Row outputRow(Group g, String key, Accumulator[] acc) {
     Object[] values = new Object[outputSchema.size()];
     int at = 0;
     if (timeColumn >= 0) {
@@ -173,7 +230,7 @@ final class GroupAggregation {
     for (Accumulator a : acc) {
       values[at++] = a.result();
     }
-    values[at] = g.key();
+    values[at] = key;
     return Row.of(values);
   }
 
@@ -202,34 +259,17 @@ final class GroupAggregation {
     return Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1000L);
   }
 
-  /** One group: its group-by values and window; {@link #key()} is its canonical text. */
-  record Group(Object[] values, Instant windowStart, Instant windowEnd) {
-    String key() {
-      List<Object> parts = new ArrayList<>(values.length + 1);
-      if (windowStart != null) {
-        parts.add(windowStart.toString());
-      }
-      for (Object v : values) {
-        parts.add(canonical(v));
-      }
-      try {
-        return JSON.writeValueAsString(parts);
-      } catch (JsonProcessingException e) {
-        throw new IllegalStateException("A group key could not be rendered as JSON: " + parts, e);
-      }
+  /**
+   * One group: its group-by values and window; {@link #key()} is its canonical text (see {@link GroupKeys}),
+   * {@code windowText} the window start as written there (null without a window).
+   */
+  record Group(Object[] values, Instant windowStart, Instant windowEnd, String windowText) {
+    Group(Object[] values, Instant windowStart, Instant windowEnd) {
+      this(values, windowStart, windowEnd, windowStart == null ? null : windowStart.toString());
     }
 
-    private static Object canonical(Object v) {
-      if (v instanceof BigDecimal d) {
-        return d.signum() == 0 ? "0" : d.stripTrailingZeros().toPlainString();
-      }
-      if (v instanceof byte[] b) {
-        return Base64.getEncoder().encodeToString(b);
-      }
-      if (v instanceof String || v instanceof Number || v instanceof Boolean || v == null) {
-        return v;
-      }
-      return v.toString();
+    String key() {
+      return GroupKeys.render(windowText, values);
     }
   }
 }

@@ -52,15 +52,25 @@ final class SnapshotRows {
     this.dimensions = List.copyOf(dimensions);
   }
 
-  /** The snapshot rows shaped as {@code schema} (the change schema plus the two tag columns). */
-  List<Row> rows(Batch changes, StructType schema, BatchTransformer.Context context) {
+  /**
+   * Whether the batch (with change rows) must recompute every group: complete mode, or a dimension
+   * table has a new version (recorded as {@code gold.dimensionVersion.<index>}).
+   */
+  boolean recomputeAll(BatchTransformer.Context context) {
+    return complete | dimensionsChanged(context);
+  }
+
+  /**
+   * The snapshot rows shaped as {@code schema} (the change schema plus the two tag columns): all of
+   * them when {@code full}, else those of the change rows' windows.
+   */
+  List<Row> rows(Batch changes, StructType schema, BatchTransformer.Context context, boolean full) {
     if (changes.size() == 0) {
       return List.of();
     }
     StructType input = changes.schema();
     int versionAt = input.indexOf(COMMIT_VERSION);
     long version = changes.rows().stream().mapToLong(r -> (Long) r.get(versionAt)).max().orElseThrow();
-    boolean full = complete | dimensionsChanged(context);
     context.count(FULL, full ? 1 : 0);
     context.count(VERSION, version);
     Predicate filter = full || pruneColumn == null ? Predicate.alwaysTrue() : timeRanges(changes);
@@ -73,6 +83,7 @@ final class SnapshotRows {
       }
     }
     int[] positions = columns.stream().mapToInt(input::indexOf).toArray();
+    int timestampAt = input.indexOf(COMMIT_TIMESTAMP);
     List<Row> out = new ArrayList<>();
     try (CloseableIterator<Row> it = snapshot.scan().select(columns).filter(filter).build().rows()) {
       while (it.hasNext()) {
@@ -82,7 +93,7 @@ final class SnapshotRows {
           values[positions[i]] = r.get(i);
         }
         values[versionAt] = version;
-        values[input.indexOf(COMMIT_TIMESTAMP)] = snapshot.timestamp();
+        values[timestampAt] = snapshot.timestamp();
         values[input.size()] = Boolean.TRUE;
         values[input.size() + 1] = -1L;
         out.add(Row.of(values));

@@ -12,22 +12,28 @@ import java.util.List;
 /**
  * The first step of a gold query: counts the change rows read ({@code ledger.rowsIn}), numbers them
  * ({@code _gold_row}, so that the ledger counts each once however many rows a join makes of it) and, in
- * update and complete mode, adds the rows of silver's current snapshot that the batch's groups need,
- * flagged {@code _gold_snapshot = true}, so that joins, columns and filter treat both alike.
+ * update and complete mode, decides how the batch is computed: from the group state alone (update mode,
+ * every measure invertible, the state of the previous batch at hand: counter {@code gold.incremental} =
+ * 1), or by adding the rows of silver's current snapshot that the batch's groups need, flagged
+ * {@code _gold_snapshot = true}, so that joins, columns and filter treat both alike.
  */
 final class TagChanges implements BatchTransformer {
   static final String SNAPSHOT = "_gold_snapshot";
   static final String ROW = "_gold_row";
+  static final String INCREMENTAL = "gold.incremental";
 
   private final LedgerState ledger;
   private final SnapshotRows snapshot;
+  private final GroupState state;
 
   /**
    * @param snapshot where current rows come from, or null (append mode reads changes only)
+   * @param state the group totals when update mode can follow the change feed, else null
    */
-  TagChanges(LedgerState ledger, SnapshotRows snapshot) {
+  TagChanges(LedgerState ledger, SnapshotRows snapshot, GroupState state) {
     this.ledger = ledger;
     this.snapshot = snapshot;
+    this.state = state;
   }
 
   @Override
@@ -43,17 +49,64 @@ final class TagChanges implements BatchTransformer {
     List<Row> out = new ArrayList<>(batch.size());
     long i = 0;
     for (Row r : batch.rows()) {
-      Object[] values = new Object[schema.size()];
-      for (int c = 0; c < r.size(); c++) {
-        values[c] = r.get(c);
-      }
-      values[r.size()] = Boolean.FALSE;
-      values[r.size() + 1] = i++;
-      out.add(Row.of(values));
+      out.add(new TaggedRow(r, i++));
     }
     if (snapshot != null) {
-      out.addAll(snapshot.rows(batch, schema, context));
+      boolean full = batch.size() > 0 && snapshot.recomputeAll(context);
+      boolean incremental = state != null && state.begin(context.batchId(), full);
+      context.count(INCREMENTAL, incremental ? 1 : 0);
+      if (!incremental) {
+        // Without usable state every group is recomputed, which seeds the state again.
+        out.addAll(snapshot.rows(batch, schema, context, full || state != null));
+      }
     }
     return new Batch(schema, out);
+  }
+
+  /** A change row with the two tag columns, without copying its values. */
+  private static final class TaggedRow implements Row {
+    private final Row change;
+    private final int size;
+    private final Long id;
+
+    TaggedRow(Row change, long id) {
+      this.change = change;
+      this.size = change.size();
+      this.id = id;
+    }
+
+    @Override
+    public int size() {
+      return size + 2;
+    }
+
+    @Override
+    public Object get(int ordinal) {
+      if (ordinal < size) {
+        return change.get(ordinal);
+      }
+      if (ordinal == size) {
+        return Boolean.FALSE;
+      }
+      if (ordinal == size + 1) {
+        return id;
+      }
+      throw new IndexOutOfBoundsException("Column " + ordinal + " of a row of " + (size + 2) + " columns");
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Row other && Row.equalValues(this, other);
+    }
+
+    @Override
+    public int hashCode() {
+      return java.util.Arrays.deepHashCode(toArray());
+    }
+
+    @Override
+    public String toString() {
+      return java.util.Arrays.deepToString(toArray());
+    }
   }
 }
