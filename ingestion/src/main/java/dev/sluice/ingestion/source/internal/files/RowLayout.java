@@ -11,9 +11,9 @@ import java.util.Optional;
  * The columns a files source returns. With a declared schema, as Spark does: exactly the declared columns, where
  * the corrupt-record column ({@code columnNameOfCorruptRecord}, default {@code _corrupt_record}) and
  * {@code _corrupt_error} are filled by the source, and only when declared (as string columns); the others are
- * the data columns the parsers fill. With an inferred schema: the data columns, then {@code _corrupt_record} and
- * {@code _corrupt_error}. Either way the rescued data column ({@code rescuedDataColumn}) and {@code _source} (the
- * file's URI) follow when asked for. Corrupt columns are null on good rows and hold the raw line and what was
+ * the data columns the parsers fill; the rescued data column ({@code rescuedDataColumn}) and {@code _source} (the
+ * file's URI) follow when asked for. With an inferred schema: the data columns, the rescued data and source
+ * columns when asked for, then always {@code _corrupt_record} and {@code _corrupt_error}. Corrupt columns are null on good rows and hold the raw line and what was
  * wrong on malformed ones.
  */
 final class RowLayout {
@@ -40,30 +40,19 @@ final class RowLayout {
    */
   RowLayout(StructType schema, boolean declared, boolean includeSource, Optional<String> rescuedColumn,
       String corruptColumn) {
-    StructType full = declared ? schema : schema.add(checkAbsent(schema, corruptColumn), PrimitiveType.STRING)
-        .add(checkAbsent(schema, CORRUPT_ERROR), PrimitiveType.STRING);
-    if (includeSource && full.indexOf(SOURCE) >= 0) {
+    if (!declared) {
+      checkAbsent(schema, corruptColumn);
+      checkAbsent(schema, CORRUPT_ERROR);
+    }
+    StructType out = schema;
+    if (includeSource && out.indexOf(SOURCE) >= 0) {
       throw reserved(SOURCE);
     }
-    if (rescuedColumn.isPresent() && (full.indexOf(rescuedColumn.get()) >= 0
+    if (rescuedColumn.isPresent() && (out.indexOf(rescuedColumn.get()) >= 0
         || List.of(SOURCE, corruptColumn, CORRUPT_ERROR).contains(rescuedColumn.get()))) {
       throw new IllegalArgumentException("Option rescuedDataColumn of the files source names '" + rescuedColumn.get()
           + "', which is already a column of the source; choose another name, or rename the column in the schema");
     }
-    this.recordPosition = stringColumn(full, corruptColumn);
-    this.errorPosition = stringColumn(full, CORRUPT_ERROR);
-    StructType dataOnly = StructType.empty();
-    int[] positions = new int[full.size()];
-    int n = 0;
-    for (int i = 0; i < full.size(); i++) {
-      if (i != recordPosition && i != errorPosition) {
-        dataOnly = dataOnly.add(full.field(i));
-        positions[n++] = i;
-      }
-    }
-    this.data = dataOnly;
-    this.dataPositions = java.util.Arrays.copyOf(positions, n);
-    StructType out = full;
     this.rescuedPosition = rescuedColumn.isPresent() ? out.size() : -1;
     if (rescuedColumn.isPresent()) {
       out = out.add(rescuedColumn.get(), PrimitiveType.STRING);
@@ -72,7 +61,23 @@ final class RowLayout {
     if (includeSource) {
       out = out.add(SOURCE, PrimitiveType.STRING);
     }
+    if (!declared) {
+      out = out.add(corruptColumn, PrimitiveType.STRING).add(CORRUPT_ERROR, PrimitiveType.STRING);
+    }
     this.schema = out;
+    this.recordPosition = stringColumn(out, corruptColumn);
+    this.errorPosition = stringColumn(out, CORRUPT_ERROR);
+    StructType dataOnly = StructType.empty();
+    int[] positions = new int[out.size()];
+    int n = 0;
+    for (int i = 0; i < out.size(); i++) {
+      if (i != recordPosition && i != errorPosition && i != rescuedPosition && i != sourcePosition) {
+        dataOnly = dataOnly.add(out.field(i));
+        positions[n++] = i;
+      }
+    }
+    this.data = dataOnly;
+    this.dataPositions = java.util.Arrays.copyOf(positions, n);
   }
 
   private static String checkAbsent(StructType data, String name) {
