@@ -103,7 +103,9 @@ public final class BronzePipeline {
         // Outside rescue mode a wrong-typed value has no column to go to: its row stays corrupt (quarantined).
         .option("rescueTypeMismatches", source.schemaEvolution() == SchemaEvolution.RESCUE);
     if (!source.schema().isEmpty()) {
-      reader.schema(SourceSchemas.of(pipeline.name(), source.schema()));
+      // With a declared schema the files source fills only the corrupt columns declared (as Spark does).
+      reader.schema(SourceSchemas.of(pipeline.name(), source.schema())
+          .add(BronzeColumns.CORRUPT_RECORD, PrimitiveType.STRING).add(BronzeColumns.CORRUPT_ERROR, PrimitiveType.STRING));
     } else if (source.format() != SourceFormat.PARQUET
         && source.options().keySet().stream().noneMatch(k -> k.equalsIgnoreCase("inferSchema"))) {
       reader.option("inferSchema", "true");

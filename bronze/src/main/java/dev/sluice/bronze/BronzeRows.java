@@ -58,9 +58,24 @@ final class BronzeRows {
     return out;
   }
 
+  /** The data columns: those before {@code _rescued_data} except the corrupt columns, wherever declared. */
   private static List<StructField> dataColumns(StructType input) {
-    int end = input.indexOf(BronzeColumns.RESCUED);
-    return input.fields().subList(0, end);
+    List<StructField> out = new ArrayList<>();
+    for (int i : dataIndexes(input)) {
+      out.add(input.field(i));
+    }
+    return out;
+  }
+
+  private static List<Integer> dataIndexes(StructType input) {
+    List<Integer> out = new ArrayList<>();
+    for (int i = 0; i < input.indexOf(BronzeColumns.RESCUED); i++) {
+      String name = input.field(i).name();
+      if (!name.equals(BronzeColumns.CORRUPT_RECORD) && !name.equals(BronzeColumns.CORRUPT_ERROR)) {
+        out.add(i);
+      }
+    }
+    return out;
   }
 
   /**
@@ -70,7 +85,7 @@ final class BronzeRows {
    */
   Shaped shape(StructType input, List<Row> good, StructType table) {
     StructType base = baseSchema(input);
-    int data = dataColumns(input).size();
+    List<Integer> data = dataIndexes(input);
     int rescued = input.indexOf(BronzeColumns.RESCUED);
     int source = input.indexOf(BronzeColumns.SOURCE);
     int ingestedAt = input.indexOf(BronzeColumns.INGESTED_AT);
@@ -92,7 +107,7 @@ final class BronzeRows {
       Row r = good.get(i);
       Object[] values = new Object[schema.size()];
       int k = 0;
-      for (int c = 0; c < data; c++) {
+      for (int c : data) {
         values[k++] = r.get(c);
       }
       if (policy == SchemaEvolution.RESCUE) {

@@ -41,7 +41,10 @@ public record QueryProgress(
     observedMetrics = observedMetrics == null ? Map.of() : Map.copyOf(observedMetrics);
   }
 
-  /** One source's part of the batch; offsets are the source's own JSON. */
+  /**
+   * One source's part of the batch; offsets are the source's own JSON; {@code metrics} are the source's own
+   * counters (Spark's {@code SourceProgress.metrics}), e.g. the files source's {@code numMissingFilesSkipped}.
+   */
   public record SourceProgress(
       String description,
       @JsonRawValue String startOffset,
@@ -49,7 +52,18 @@ public record QueryProgress(
       @JsonRawValue String latestOffset,
       long numInputRows,
       double inputRowsPerSecond,
-      double processedRowsPerSecond) {}
+      double processedRowsPerSecond,
+      Map<String, String> metrics) {
+    public SourceProgress {
+      metrics = metrics == null ? Map.of() : Map.copyOf(metrics);
+    }
+
+    public SourceProgress(String description, String startOffset, String endOffset, String latestOffset,
+        long numInputRows, double inputRowsPerSecond, double processedRowsPerSecond) {
+      this(description, startOffset, endOffset, latestOffset, numInputRows, inputRowsPerSecond,
+          processedRowsPerSecond, Map.of());
+    }
+  }
 
   /**
    * The sink's part of the batch. {@code alreadyCommitted}: the sink found the batch's commit already in its

@@ -46,7 +46,7 @@ class MicroBatchRunnerTest {
     List<Long> expected = new ArrayList<>();
     Landing.range(0, 50).stream().filter(i -> i % 5 != 0).forEach(expected::add);
     assertThat(Landing.ids(table)).containsExactlyElementsOf(expected);
-    assertThat(table.latestSnapshot().schema().fieldNames()).containsExactly("id", "status", "amount", "_corrupt_record", "_corrupt_error", "amount_cents");
+    assertThat(table.latestSnapshot().schema().fieldNames()).containsExactly("id", "status", "amount", "amount_cents");
     HistoryEntry last = table.history(1).get(0);
     assertThat(last.operation()).isEqualTo("STREAMING UPDATE");
     assertThat(table.transactionVersion(q.id().toString())).hasValue(2);

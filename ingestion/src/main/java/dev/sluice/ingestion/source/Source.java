@@ -28,6 +28,24 @@ public interface Source extends AutoCloseable {
   /** The rows in (start, end]; deterministic for the same offsets. */
   Batch getBatch(Optional<SourceOffset> start, SourceOffset end);
 
+  /**
+   * True when the source saw data it will offer later but not yet (e.g. files still being written): the query is
+   * then not idle, so that {@code processAllAvailable} waits for that data.
+   */
+  default boolean awaitingData() {
+    return false;
+  }
+
+  /**
+   * Counters of what the source met since the previous call besides the rows it returned (files skipped, records
+   * it could not parse, …), reset by the call. The runner calls it after reading each batch and reports the
+   * counters in the batch's progress ({@code sources[i].metrics}, and {@code source.<name>} in
+   * {@code observedMetrics}).
+   */
+  default java.util.Map<String, Long> metrics() {
+    return java.util.Map.of();
+  }
+
   /** Everything up to {@code end} is committed to the sink: the source may clean up (archive files, compact logs). */
   default void commit(SourceOffset end) {}
 

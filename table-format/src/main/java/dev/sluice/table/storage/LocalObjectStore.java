@@ -81,7 +81,7 @@ public final class LocalObjectStore implements ObjectStore {
     try {
       Files.walkFileTree(dir, new ListingVisitor(dir, prefix, startFrom, out));
     } catch (IOException e) {
-      throw new StorageException("Listing " + root.resolve(prefix).toUri() + " failed: " + e.getMessage(), e);
+      throw new StorageException("Listing " + root.resolve(prefix).toUri() + " failed: " + reason(e), e);
     }
     out.sort((a, b) -> StoragePaths.compareKeys(a.key(), b.key()));
     return CloseableIterator.of(out.iterator());
@@ -165,7 +165,7 @@ public final class LocalObjectStore implements ObjectStore {
     } catch (NoSuchFileException e) {
       throw notFound(key);
     } catch (IOException e) {
-      throw new StorageException("Reading " + uriOf(key) + " failed: " + e.getMessage(), e);
+      throw new StorageException("Reading " + uriOf(key) + " failed: " + reason(e), e);
     }
   }
 
@@ -187,7 +187,7 @@ public final class LocalObjectStore implements ObjectStore {
       throw notFound(key);
     } catch (IOException e) {
       throw new StorageException("Reading bytes " + offset + "+" + length + " of " + uriOf(key) + " failed: "
-          + e.getMessage(), e);
+          + reason(e), e);
     }
   }
 
@@ -199,7 +199,7 @@ public final class LocalObjectStore implements ObjectStore {
     } catch (NoSuchFileException e) {
       throw notFound(key);
     } catch (IOException e) {
-      throw new StorageException("Opening " + uriOf(key) + " failed: " + e.getMessage(), e);
+      throw new StorageException("Opening " + uriOf(key) + " failed: " + reason(e), e);
     }
   }
 
@@ -215,7 +215,7 @@ public final class LocalObjectStore implements ObjectStore {
     } catch (NoSuchFileException e) {
       return Optional.empty();
     } catch (IOException e) {
-      throw new StorageException("Reading the status of " + uriOf(key) + " failed: " + e.getMessage(), e);
+      throw new StorageException("Reading the status of " + uriOf(key) + " failed: " + reason(e), e);
     }
   }
 
@@ -330,6 +330,18 @@ public final class LocalObjectStore implements ObjectStore {
     } catch (IOException ignored) {
       // a leftover temp file is skipped by listings and harmless
     }
+  }
+
+  /**
+   * Why an I/O call failed. The JDK's message for a permission problem is only the path, so it is named here,
+   * with the fix.
+   */
+  static String reason(IOException e) {
+    if (e instanceof java.nio.file.AccessDeniedException) {
+      return "permission denied on " + e.getMessage() + ": the user running Sluice cannot access it; fix the"
+          + " file's or its folder's permissions (e.g. chmod u+r, or chown to that user)";
+    }
+    return e.getMessage();
   }
 
   private ObjectNotFoundException notFound(String key) {

@@ -120,4 +120,19 @@ class LocalObjectStoreTest extends ObjectStoreContract {
       child.destroyForcibly();
     }
   }
+
+  @Test
+  void aPermissionProblemIsNamedNotJustItsPath() throws IOException {
+    // chmod 000 does not stop root, who runs these tests in CI: the JDK's exception is built as the OS would raise it.
+    assertThat(LocalObjectStore.reason(new java.nio.file.AccessDeniedException("/data/in/a.json")))
+        .isEqualTo("permission denied on /data/in/a.json: the user running Sluice cannot access it; fix the file's"
+            + " or its folder's permissions (e.g. chmod u+r, or chown to that user)");
+    assertThat(LocalObjectStore.reason(new IOException("disk on fire"))).isEqualTo("disk on fire");
+    Path file = Files.writeString(dir.resolve("locked.json"), "{}");
+    Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("---------"));
+    org.assertj.core.api.Assumptions.assumeThat(Files.isReadable(file)).as("chmod 000 blocks this user").isFalse();
+    assertThatThrownBy(() -> new LocalObjectStore(dir).read("locked.json"))
+        .isInstanceOf(StorageException.class)
+        .hasMessageContaining("failed: permission denied on " + file);
+  }
 }

@@ -244,7 +244,8 @@ public final class MicroBatchExecution implements StreamingQuery {
 
     void run() {
       resume();
-      if (availableNow) {
+      if (availableNow || once) {
+        // Once takes what is available now as well: fixing it at start lets a source wait for data landing now.
         sources.forEach(Source::prepareForAvailableNow);
       }
       while (!stopRequested) {
@@ -343,7 +344,11 @@ public final class MicroBatchExecution implements StreamingQuery {
       }
       durations.put("latestOffset", millisSince(t0));
       if (!hasData && !plan.needsNoDataBatch(lastBatchWatermark, watermark)) {
-        markIdle(roundStart);
+        if (sources.stream().anyMatch(Source::awaitingData)) {
+          status = new QueryStatus("Waiting for data that is still arriving (e.g. files being written)", false, true);
+        } else {
+          markIdle(roundStart);
+        }
         return false;
       }
       idleSince = -1;
@@ -364,6 +369,7 @@ public final class MicroBatchExecution implements StreamingQuery {
       long t0 = System.nanoTime();
       List<Row> rows = new ArrayList<>();
       List<QueryProgress.SourceProgress> sourceProgress = new ArrayList<>();
+      Map<String, Long> sourceMetrics = new java.util.TreeMap<>();
       StructType schema = sources.get(0).schema();
       for (int i = 0; i < sources.size(); i++) {
         Optional<SourceOffset> start = committed.get(i);
@@ -374,9 +380,15 @@ public final class MicroBatchExecution implements StreamingQuery {
           rows.addAll(part.rows());
           n = part.size();
         }
+        Map<String, Long> counters = sources.get(i).metrics();
+        Map<String, String> shown = new java.util.TreeMap<>();
+        counters.forEach((k, v) -> {
+          shown.put(k, Long.toString(v));
+          sourceMetrics.merge("source." + k, v, Long::sum);
+        });
         sourceProgress.add(new QueryProgress.SourceProgress(sources.get(i).description(),
             start.map(SourceOffset::json).orElse(null), end.map(SourceOffset::json).orElse(null),
-            end.map(SourceOffset::json).orElse(null), n, 0, 0));
+            end.map(SourceOffset::json).orElse(null), n, 0, 0, shown));
       }
       durations.put("getBatch", millisSince(t0));
       long t1 = System.nanoTime();
@@ -408,8 +420,9 @@ public final class MicroBatchExecution implements StreamingQuery {
             + " lateRowsTable to keep them", describe(), batchId, lateRows.size(), Instant.ofEpochMilli(batchWatermark));
       }
       interceptor.at(BatchInterceptor.Step.BEFORE_SINK, batchId);
-      Map<String, Long> staticVersions = plan.batchMetrics();
-      long written = sink.addBatch(batchId, batch, staticVersions);
+      Map<String, Long> batchMetrics = new java.util.TreeMap<>(plan.batchMetrics());
+      batchMetrics.putAll(sourceMetrics);
+      long written = sink.addBatch(batchId, batch, batchMetrics);
       durations.put("addBatch", millisSince(t1));
       interceptor.at(BatchInterceptor.Step.AFTER_SINK, batchId);
       long t2 = System.nanoTime();
@@ -437,7 +450,7 @@ public final class MicroBatchExecution implements StreamingQuery {
       long total = Math.max(1, clock.millis() - triggerStart);
       durations.put("triggerExecution", total);
       report(batchId, rows.size(), written, durations, sourceProgress, total, stateProgress,
-          plan.eventTime(batchWatermark), staticVersions);
+          plan.eventTime(batchWatermark), batchMetrics);
     }
 
     private void report(long batchId, long inputRows, long written, Map<String, Long> durations,
@@ -452,7 +465,8 @@ public final class MicroBatchExecution implements StreamingQuery {
       List<QueryProgress.SourceProgress> sp = new ArrayList<>();
       for (QueryProgress.SourceProgress s : sourceProgress) {
         sp.add(new QueryProgress.SourceProgress(s.description(), s.startOffset(), s.endOffset(), s.latestOffset(),
-            s.numInputRows(), s.numInputRows() * 1000.0 / sincePrevious, s.numInputRows() * 1000.0 / totalMs));
+            s.numInputRows(), s.numInputRows() * 1000.0 / sincePrevious, s.numInputRows() * 1000.0 / totalMs,
+            s.metrics()));
       }
       QueryProgress p = new QueryProgress(id.toString(), runId.toString(), spec.name(), clock.instant().toString(),
           batchId, totalMs, inputRows, inputRows * 1000.0 / sincePrevious, processed, durations, eventTime,

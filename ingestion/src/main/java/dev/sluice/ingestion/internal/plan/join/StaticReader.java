@@ -26,7 +26,7 @@ final class StaticReader {
   }
 
   /**
-   * @throws IllegalArgumentException when the table does not exist or the files' schema is unknown
+   * @throws IllegalArgumentException when the table or the files do not exist, or the files' schema is unknown
    */
   static StaticReader open(StaticSide side) {
     return new StaticReader(side, schemaOf(side));
@@ -42,6 +42,7 @@ final class StaticReader {
     }
     StaticSide.Files f = (StaticSide.Files) side;
     StaticFiles.validate(f.format(), f.options());
+    StaticFiles.checkExists(f.location(), side.describe());
     if (f.schema() != null) {
       return f.schema();
     }

@@ -9,44 +9,65 @@ import dev.sluice.ingestion.source.SourceOffset;
 import dev.sluice.ingestion.source.internal.OffsetJson;
 import dev.sluice.table.data.CloseableIterator;
 import dev.sluice.table.data.Row;
+import dev.sluice.table.exceptions.ObjectNotFoundException;
 import dev.sluice.table.exceptions.StorageException;
 import dev.sluice.table.internal.parquet.ParquetDataReader;
 import dev.sluice.table.storage.ObjectStatus;
 import dev.sluice.table.types.StructType;
+import java.time.Clock;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Streams the files of a folder (or S3 prefix): each batch takes new files in (modification time,
  * path) order within the read limits and records them in its {@link FileLog}, so that a batch's
  * files are the same after a restart. Names starting with '_' or '.' (files or folders) are never
- * data. Writers must publish files atomically (as object stores and rename-into-place do).
+ * data.
+ *
+ * <p>The contract with writers: a file is taken once its modification time is at least
+ * {@code fileSettleTime} old, and read once. Writers either finish a file within the settle time (no pause
+ * longer than it between writes) or write it elsewhere (or under a hidden name) and move it into the folder.
+ * A file not yet settled is left for a later trigger; {@code availableNow} and {@code once} wait for it (at
+ * most the settle time) so that a run right after landing a file takes it. A taken file that later changes size
+ * or modification time is reported (a WARN and {@code numFilesChangedAfterRead}), never re-read.
  */
 final class FileSource implements Source {
   static final String OFFSET_FIELD = "logOffset";
+  private static final Logger LOG = LoggerFactory.getLogger(FileSource.class);
 
   private final Location folder;
   private final FileSourceOptions options;
-  private final StructType dataSchema;
   private final RowLayout layout;
   private final FileLog log;
   private final SeenFiles seen;
   private final Optional<FileCleaner> cleaner;
+  private final Clock clock;
+  private final long settleMs;
+  private final FileSourceMetrics metrics = new FileSourceMetrics();
+  private final Map<String, FileEntry> reportedChanges = new HashMap<>();
   private long lastCommitted = -1;
   private long lastCleaned = -1;
   private List<FileEntry> availableNow;
+  private boolean settling;
 
-  FileSource(Location folder, FileSourceOptions options, StructType dataSchema, Location metadata,
-      Optional<FileCleaner> cleaner, int compactInterval) {
+  /** What one listing found: files to take, and files too young to take yet. */
+  private record Listing(List<FileEntry> settled, List<FileEntry> settling) {}
+
+  FileSource(Location folder, FileSourceOptions options, RowLayout layout, Location metadata,
+      Optional<FileCleaner> cleaner, int compactInterval, Clock clock, long settleMs) {
     this.folder = folder;
     this.options = options;
-    this.dataSchema = dataSchema;
-    this.layout = new RowLayout(dataSchema, options.includeSourceColumn(), options.rescue().column());
+    this.layout = layout;
     this.log = new FileLog(metadata, compactInterval);
     this.seen = new SeenFiles(options.maxFileAgeMs());
     this.cleaner = cleaner;
+    this.clock = clock;
+    this.settleMs = settleMs;
     log.batches().values().forEach(files -> files.forEach(seen::add));
     seen.purge();
   }
@@ -68,7 +89,7 @@ final class FileSource implements Source {
       // Logged before a crash but never planned by the runner: replay it unchanged.
       return Optional.of(OffsetJson.of(OFFSET_FIELD, startId + 1));
     }
-    List<FileEntry> chosen = choose(availableNow != null ? availableNow : listNewFiles(), limit);
+    List<FileEntry> chosen = choose(availableNow != null ? availableNow : listNewFiles().settled(), limit);
     if (chosen.isEmpty()) {
       return Optional.empty();
     }
@@ -80,7 +101,39 @@ final class FileSource implements Source {
 
   @Override
   public void prepareForAvailableNow() {
-    availableNow = listNewFiles();
+    Listing listing = listNewFiles();
+    if (!listing.settling().isEmpty()) {
+      long youngest = listing.settling().stream().mapToLong(FileEntry::modificationTime).max().getAsLong();
+      sleep(Math.min(settleMs, youngest + settleMs - clock.millis()));
+      listing = listNewFiles();
+      if (!listing.settling().isEmpty()) {
+        LOG.warn(FileSourceErrors.stillSettling(listing.settling().stream()
+            .map(f -> folder.store().uriOf(f.key()).toString()).toList(), settleMs));
+      }
+    }
+    availableNow = listing.settled();
+    settling = false;
+  }
+
+  @Override
+  public boolean awaitingData() {
+    return settling;
+  }
+
+  @Override
+  public Map<String, Long> metrics() {
+    return metrics.drain();
+  }
+
+  private static void sleep(long ms) {
+    if (ms <= 0) {
+      return;
+    }
+    try {
+      Thread.sleep(ms);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private List<FileEntry> choose(List<FileEntry> candidates, ReadLimit limit) {
@@ -101,21 +154,42 @@ final class FileSource implements Source {
     return out;
   }
 
-  /** Unseen files of the folder, in discovery order. */
-  private List<FileEntry> listNewFiles() {
+  /** Unseen files of the folder, in discovery order, split by whether they have settled; reports changed files. */
+  private Listing listNewFiles() {
     String prefix = folder.key().isEmpty() ? "" : folder.key() + "/";
+    long settledBefore = clock.millis() - settleMs;
     List<FileEntry> out = new ArrayList<>();
+    List<FileEntry> young = new ArrayList<>();
     try (CloseableIterator<ObjectStatus> it = folder.store().list(prefix)) {
       while (it.hasNext()) {
         ObjectStatus s = it.next();
         FileEntry f = new FileEntry(s.key(), s.size(), s.modificationTime());
-        if (!isHidden(s.key().substring(prefix.length())) && seen.isNew(f)) {
-          out.add(f);
+        if (isHidden(s.key().substring(prefix.length()))) {
+          continue;
+        }
+        FileEntry taken = seen.taken(f.key());
+        if (taken != null) {
+          reportIfChanged(taken, f);
+        } else if (seen.isNew(f)) {
+          (f.modificationTime() > settledBefore ? young : out).add(f);
         }
       }
     }
     out.sort(options.latestFirst() ? FileEntry.NEWEST_FIRST : FileEntry.OLDEST_FIRST);
-    return out;
+    settling = !young.isEmpty();
+    return new Listing(out, young);
+  }
+
+  /** Once per change and run: the new content of a taken file is never read, so it must not go unnoticed. */
+  private void reportIfChanged(FileEntry taken, FileEntry now) {
+    if (taken.size() == now.size() && taken.modificationTime() == now.modificationTime()) {
+      return;
+    }
+    if (now.equals(reportedChanges.put(now.key(), now))) {
+      return;
+    }
+    metrics.increment(FileSourceMetrics.FILES_CHANGED_AFTER_READ);
+    LOG.warn(FileSourceErrors.changedAfterRead(folder.store().uriOf(now.key()).toString(), taken, now));
   }
 
   /** True if any folder or file name of the relative path starts with '_' or '.'. */
@@ -161,29 +235,67 @@ final class FileSource implements Source {
 
   private void read(FileEntry f, List<Row> out) {
     String uri = folder.store().uriOf(f.key()).toString();
-    switch (options.format()) {
-      case "json" -> new TextFileReader(new JsonLineParser(dataSchema, options.rescue()), layout, options.failFast(), false)
-          .read(folder.store().read(f.key()), uri, out);
-      case "csv" -> new TextFileReader(new CsvLineParser(dataSchema, options.csv(), options.rescue()), layout, options.failFast(),
-          options.csv().header()).read(folder.store().read(f.key()), uri, out);
-      default -> readParquet(f, uri, out);
+    try {
+      switch (options.format()) {
+        case "json" -> textReader(new JsonLineParser(layout.dataSchema(), options.rescue()), false)
+            .read(content(f, uri), uri, out);
+        case "csv" -> textReader(new CsvLineParser(layout.dataSchema(), options.csv(), options.rescue()),
+            options.csv().header()).read(content(f, uri), uri, out);
+        default -> readParquet(f, uri, out);
+      }
+    } catch (RuntimeException e) {
+      if (!isMissing(e)) {
+        throw e;
+      }
+      if (!options.ignoreMissingFiles()) {
+        throw FileSourceErrors.missingFile(uri, e);
+      }
+      metrics.increment(FileSourceMetrics.MISSING_FILES_SKIPPED);
+      LOG.warn("Input file {} was deleted before it was read; skipped (ignoreMissingFiles=true): its rows are not"
+          + " ingested", uri);
     }
   }
 
+  private TextFileReader textReader(RecordParser parser, boolean header) {
+    return new TextFileReader(parser, layout, options.failFast(), header, metrics);
+  }
+
+  private byte[] content(FileEntry f, String uri) {
+    return Compression.decode(f.key(), uri, folder.store().read(f.key()));
+  }
+
+  private static boolean isMissing(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof ObjectNotFoundException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private void readParquet(FileEntry f, String uri, List<Row> out) {
-    try (CloseableIterator<Row> it = ParquetDataReader.read(folder.store(), f.key(), f.size(), dataSchema)) {
+    try (CloseableIterator<Row> it = ParquetDataReader.read(folder.store(), f.key(), f.size(), layout.dataSchema())) {
       while (it.hasNext()) {
         out.add(layout.row(it.next().toArray(), uri, null, null));
       }
     } catch (RuntimeException e) {
-      if (!isUnreadableParquet(e)) {
+      if (isMissing(e) || !isUnreadableParquet(e)) {
         throw e;
       }
+      metrics.increment(FileSourceMetrics.MALFORMED_RECORDS);
+      String error = "not a readable Parquet file: " + e.getMessage();
       if (options.failFast()) {
-        throw new MalformedRecordException(uri, 0, "not a readable Parquet file: " + e.getMessage());
+        throw new MalformedRecordException(uri, 0, error);
+      }
+      if (!layout.keepsCorrupt()) {
+        metrics.increment(FileSourceMetrics.MALFORMED_NOT_KEPT);
+        LOG.warn("Input file {} is {}; the rows after the last readable one are not ingested and, as the declared"
+            + " schema has no corrupt-record column, no row records it. Declare _corrupt_record and _corrupt_error"
+            + " to keep a row for it, or use mode=FAILFAST", uri, error);
+        return;
       }
       // Rows decoded before the failure are kept; the corrupt row records the rest of the file was lost.
-      out.add(layout.row(new Object[0], uri, null, "not a readable Parquet file: " + e.getMessage()));
+      out.add(layout.row(new Object[0], uri, null, error));
     }
   }
 

@@ -14,6 +14,12 @@ import java.util.Set;
  * @param cleanSource what {@code commit} does with the files of committed batches
  * @param failFast {@code mode=FAILFAST}: a malformed record fails the batch instead of becoming a corrupt row
  * @param rescue {@code rescuedDataColumn} and {@code rescueTypeMismatches}: where text records put what doesn't fit
+ * @param settleTimeMs {@code fileSettleTime}: a file is taken once its modification time is at least this old;
+ *     empty: the store's default ({@link #DEFAULT_SETTLE_LOCAL} on local disk, 0 on object stores, which list an
+ *     object only once its upload is complete)
+ * @param ignoreMissingFiles {@code ignoreMissingFiles}: a taken file deleted before it was read is skipped (logged,
+ *     counted) instead of failing the batch
+ * @param corruptColumn {@code columnNameOfCorruptRecord} (default {@code _corrupt_record})
  */
 record FileSourceOptions(
     String format,
@@ -27,12 +33,19 @@ record FileSourceOptions(
     boolean includeSourceColumn,
     boolean inferSchema,
     CsvOptions csv,
-    Rescue rescue) {
+    Rescue rescue,
+    Optional<Long> settleTimeMs,
+    boolean ignoreMissingFiles,
+    String corruptColumn) {
+
+  /** Long enough for a writer's pauses between writes, short enough not to delay a run right after landing. */
+  static final Duration DEFAULT_SETTLE_LOCAL = Duration.ofSeconds(1);
 
   static final Set<String> FORMATS = Set.of("json", "csv", "parquet");
   static final Set<String> KEYS = Set.of("format", "maxfilespertrigger", "maxbytespertrigger", "maxfileage",
       "latestfirst", "cleansource", "sourcearchivedir", "mode", "includesourcecolumn", "inferschema",
-      "header", "delimiter", "sep", "quote", "escape", "nullvalue", "rescueddatacolumn", "rescuetypemismatches");
+      "header", "delimiter", "sep", "quote", "escape", "nullvalue", "rescueddatacolumn", "rescuetypemismatches",
+      "filesettletime", "ignoremissingfiles", "columnnameofcorruptrecord");
 
   /** What happens to input files once their batch is committed. */
   enum CleanSource { OFF, ARCHIVE, DELETE }
@@ -78,7 +91,19 @@ record FileSourceOptions(
         o.bool("includeSourceColumn", false),
         o.bool("inferSchema", false),
         csv,
-        rescue(o));
+        rescue(o),
+        o.string("fileSettleTime").map(v -> o.duration("fileSettleTime", Duration.ZERO).toMillis()),
+        o.bool("ignoreMissingFiles", false),
+        corruptColumn(o));
+  }
+
+  private static String corruptColumn(SourceOptions o) {
+    String name = o.string("columnNameOfCorruptRecord", RowLayout.CORRUPT_RECORD).trim();
+    if (name.isEmpty()) {
+      throw new IllegalArgumentException("Option columnNameOfCorruptRecord of the files source is empty: set it to a"
+          + " column name such as _corrupt_record, or leave it out");
+    }
+    return name;
   }
 
   private static Rescue rescue(SourceOptions o) {

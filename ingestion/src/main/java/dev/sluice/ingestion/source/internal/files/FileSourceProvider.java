@@ -62,7 +62,12 @@ public final class FileSourceProvider implements SourceProvider {
           ? archive : Optional.empty()));
     }
     StructType schema = context.userSchema().orElseGet(() -> inferredSchema(folder, options, context.metadataLocation()));
-    return new FileSource(folder, options, schema, context.metadataLocation(), cleaner, compactInterval);
+    RowLayout layout = new RowLayout(schema, context.userSchema().isPresent(), options.includeSourceColumn(),
+        options.rescue().column(), options.corruptColumn());
+    long settleMs = options.settleTimeMs().orElse(
+        folder.store() instanceof LocalObjectStore ? FileSourceOptions.DEFAULT_SETTLE_LOCAL.toMillis() : 0);
+    return new FileSource(folder, options, layout, context.metadataLocation(), cleaner, compactInterval,
+        context.clock(), settleMs);
   }
 
   private static String fileFormat(String format, SourceContext context) {
@@ -119,7 +124,8 @@ public final class FileSourceProvider implements SourceProvider {
     }
     List<String> lines = new ArrayList<>();
     for (ObjectStatus s : sample) {
-      List<String> fileLines = TextFileReader.lines(folder.store().read(s.key()));
+      String uri = folder.store().uriOf(s.key()).toString();
+      List<String> fileLines = TextFileReader.lines(Compression.decode(s.key(), uri, folder.store().read(s.key())));
       lines.addAll(fileLines.subList(0, Math.min(fileLines.size(), SAMPLE_LINES)));
       if (lines.size() >= SAMPLE_LINES || options.format().equals("csv")) {
         break; // one CSV file: a second one would repeat its header

@@ -10,7 +10,7 @@ import java.util.Map;
  */
 final class SeenFiles {
   private final long maxAgeMs;
-  private final Map<String, Long> seen = new HashMap<>();
+  private final Map<String, FileEntry> seen = new HashMap<>();
   private long latest = Long.MIN_VALUE;
   private long purgeBefore = Long.MIN_VALUE;
 
@@ -19,13 +19,18 @@ final class SeenFiles {
   }
 
   void add(FileEntry file) {
-    seen.put(file.key(), file.modificationTime());
+    seen.put(file.key(), file);
     latest = Math.max(latest, file.modificationTime());
   }
 
   /** True if discovery should take the file: not seen and not older than the age limit. */
   boolean isNew(FileEntry file) {
     return file.modificationTime() >= purgeBefore && !seen.containsKey(file.key());
+  }
+
+  /** The file as it was when taken, or null when not seen (or forgotten). */
+  FileEntry taken(String key) {
+    return seen.get(key);
   }
 
   /** Forgets files older than the age limit; returns the limit (epoch ms). */
@@ -40,7 +45,7 @@ final class SeenFiles {
       purgeBefore = Math.max(purgeBefore, limit);
     }
     long limit = purgeBefore;
-    seen.values().removeIf(time -> time < limit);
+    seen.values().removeIf(f -> f.modificationTime() < limit);
     return purgeBefore;
   }
 

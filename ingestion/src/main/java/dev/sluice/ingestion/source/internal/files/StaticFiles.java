@@ -6,8 +6,11 @@ import dev.sluice.ingestion.source.internal.SourceOptions;
 import dev.sluice.table.data.CloseableIterator;
 import dev.sluice.table.data.Row;
 import dev.sluice.table.internal.parquet.ParquetDataReader;
+import dev.sluice.table.storage.LocalObjectStore;
 import dev.sluice.table.storage.ObjectStatus;
 import dev.sluice.table.types.StructType;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -31,7 +34,7 @@ public final class StaticFiles {
   /**
    * The schema of the first Parquet file at {@code location}, read from its footer.
    *
-   * @throws IllegalArgumentException when there is no data file
+   * @throws IllegalArgumentException when there is no data file, or nothing at {@code location}
    */
   public static StructType parquetSchema(Location location) {
     List<ObjectStatus> files = files(location);
@@ -46,21 +49,22 @@ public final class StaticFiles {
    * The rows of every data file at {@code location} (a file, or a folder whose files and sub-folders not
    * starting with '_' or '.' are read), in key order, with {@code schema}'s columns.
    *
-   * @throws IllegalArgumentException for an unknown format or option
+   * @throws IllegalArgumentException for an unknown format or option, or nothing at {@code location}
    * @throws IllegalStateException naming the file and line of a malformed record
    */
   public static List<Row> read(Location location, String format, StructType schema, Map<String, String> options) {
     FileSourceOptions parsed = check(format, options);
     RowLayout layout = new RowLayout(schema, false);
+    FileSourceMetrics unused = new FileSourceMetrics(); // every malformed record fails the read instead
     List<Row> out = new ArrayList<>();
     for (ObjectStatus f : files(location)) {
       String uri = location.store().uriOf(f.key()).toString();
       List<Row> rows = new ArrayList<>();
       switch (format) {
-        case "json" -> new TextFileReader(new JsonLineParser(schema), layout, false, false)
-            .read(location.store().read(f.key()), uri, rows);
-        case "csv" -> new TextFileReader(new CsvLineParser(schema, parsed.csv()), layout, false, parsed.csv().header())
-            .read(location.store().read(f.key()), uri, rows);
+        case "json" -> new TextFileReader(new JsonLineParser(schema), layout, false, false, unused)
+            .read(text(location, f, uri), uri, rows);
+        case "csv" -> new TextFileReader(new CsvLineParser(schema, parsed.csv()), layout, false, parsed.csv().header(),
+            unused).read(text(location, f, uri), uri, rows);
         default -> {
           try (CloseableIterator<Row> it = ParquetDataReader.read(location.store(), f.key(), f.size(), schema)) {
             it.forEachRemaining(r -> rows.add(layout.row(r.toArray(), uri, null, null)));
@@ -72,6 +76,19 @@ public final class StaticFiles {
       }
     }
     return out;
+  }
+
+  private static byte[] text(Location location, ObjectStatus f, String uri) {
+    return Compression.decode(f.key(), uri, location.store().read(f.key()));
+  }
+
+  /**
+   * Checks that {@code location} is a file or a folder, without reading its data.
+   *
+   * @throws IllegalArgumentException naming the path when nothing is there
+   */
+  public static void checkExists(Location location, String what) {
+    files(location, what);
   }
 
   /**
@@ -102,19 +119,39 @@ public final class StaticFiles {
   }
 
   private static List<ObjectStatus> files(Location location) {
+    return files(location, "files at " + location);
+  }
+
+  /** The data files; an existing empty local folder has none, but a path with nothing at all is refused. */
+  private static List<ObjectStatus> files(Location location, String what) {
     Optional<ObjectStatus> single = location.key().isEmpty() ? Optional.empty() : location.store().status(location.key());
     if (single.isPresent()) {
       return List.of(single.get());
     }
     String prefix = location.key().isEmpty() ? "" : location.key() + "/";
     List<ObjectStatus> out = new ArrayList<>();
+    boolean any = false;
     try (CloseableIterator<ObjectStatus> it = location.store().list(prefix)) {
-      it.forEachRemaining(s -> {
+      while (it.hasNext()) {
+        ObjectStatus s = it.next();
+        any = true;
         if (!FileSource.isHidden(s.key().substring(prefix.length()))) {
           out.add(s);
         }
-      });
+      }
+    }
+    if (!any && !isLocalFolder(location)) {
+      throw FileSourceErrors.missingStaticPath(what, location.toString());
     }
     return out;
+  }
+
+  /** Object stores have no folders: there, a prefix without objects is as good as missing. */
+  private static boolean isLocalFolder(Location location) {
+    if (!(location.store() instanceof LocalObjectStore local)) {
+      return false;
+    }
+    Path dir = location.key().isEmpty() ? Path.of(local.root()) : local.pathOf(location.key());
+    return Files.isDirectory(dir);
   }
 }

@@ -43,7 +43,20 @@ class FileFormatsTest {
   }
 
   Source source(String format, Map<String, String> options, StructType schema) {
-    return new FileSourceProvider().create(format, TestContexts.context(tmp, options, schema, in));
+    return new FileSourceProvider().create(format, TestContexts.context(tmp, settled(options), declaringCorrupt(schema), in));
+  }
+
+  /** The files are written just before reading: no settle time. */
+  static Map<String, String> settled(Map<String, String> options) {
+    Map<String, String> out = new java.util.HashMap<>(options);
+    out.putIfAbsent("fileSettleTime", "0");
+    return out;
+  }
+
+  /** Declares the corrupt columns, without which a declared schema keeps no malformed record (as Spark). */
+  static StructType declaringCorrupt(StructType schema) {
+    return schema == null ? null : schema.add("_corrupt_record", PrimitiveType.STRING)
+        .add("_corrupt_error", PrimitiveType.STRING);
   }
 
   static Batch all(Source s) {
@@ -124,11 +137,11 @@ class FileFormatsTest {
   }
 
   @Test
-  void includeSourceColumnAddsTheFileUriBeforeTheCorruptColumns() throws IOException {
+  void includeSourceColumnAddsTheFileUriAfterTheDeclaredColumns() throws IOException {
     Files.writeString(in.resolve("a.csv"), "ann,3,\n");
     Batch batch = all(source("csv", Map.of("includeSourceColumn", "true"), PEOPLE));
-    assertThat(batch.schema().fieldNames()).containsExactly("name", "age", "born", "_source", "_corrupt_record", "_corrupt_error");
-    assertThat(batch.rows()).containsExactly(Row.of("ann", 3L, null, "file:" + in.resolve("a.csv"), null, null));
+    assertThat(batch.schema().fieldNames()).containsExactly("name", "age", "born", "_corrupt_record", "_corrupt_error", "_source");
+    assertThat(batch.rows()).containsExactly(Row.of("ann", 3L, null, null, null, "file:" + in.resolve("a.csv")));
   }
 
   @Test
@@ -146,7 +159,7 @@ class FileFormatsTest {
     Files.writeString(Files.createDirectories(csvTmp.resolve("in")).resolve("a.csv"),
         "id,price,flag,when,label\n1,2.5,true,2024-01-01T10:00:00,x\n2,3,false,,7a\n");
     Source csv = new FileSourceProvider().create("csv", TestContexts.context(csvTmp,
-        Map.of("inferSchema", "true", "header", "true"), null, csvTmp.resolve("in")));
+        settled(Map.of("inferSchema", "true", "header", "true")), null, csvTmp.resolve("in")));
     assertThat(csv.schema().toString()).startsWith("struct<id long, price double, flag boolean, when timestamp, label string,");
     assertThat(all(csv).rows().get(1)).isEqualTo(Row.of(2L, 3.0, false, null, "7a", null, null));
   }
@@ -181,7 +194,7 @@ class FileFormatsTest {
     assertThat((String) rows.get(2).get(4)).startsWith("not a readable Parquet file: ");
 
     Source failFast = new FileSourceProvider().create("parquet",
-        TestContexts.context(tmp.resolve("other"), Map.of("mode", "failfast"), null, in));
+        TestContexts.context(tmp.resolve("other"), settled(Map.of("mode", "failfast")), null, in));
     assertThatThrownBy(() -> all(failFast))
         .isInstanceOf(MalformedRecordException.class)
         .hasMessageStartingWith("Malformed record in file:" + in.resolve("b.parquet") + ": not a readable Parquet file");

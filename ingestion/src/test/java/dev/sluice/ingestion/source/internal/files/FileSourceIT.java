@@ -59,7 +59,7 @@ class FileSourceIT {
   }
 
   FileSource source(Map<String, String> options) {
-    return (FileSource) new FileSourceProvider().create("json", context(options, SCHEMA), 3);
+    return (FileSource) new FileSourceProvider().create("json", context(options, FileFormatsTest.declaringCorrupt(SCHEMA)), 3);
   }
 
   void put(String name, long id) {

@@ -43,7 +43,7 @@ class FileSourceTest {
   FileSource source(Map<String, String> options, int compactInterval) {
     Map<String, String> all = new HashMap<>(options);
     all.put("format", "json");
-    return (FileSource) new FileSourceProvider().create("files", TestContexts.context(tmp, all, SCHEMA, in), compactInterval);
+    return (FileSource) new FileSourceProvider().create("files", TestContexts.context(tmp, all, FileFormatsTest.declaringCorrupt(SCHEMA), in), compactInterval);
   }
 
   Path write(String name, long modified, long... ids) throws IOException {

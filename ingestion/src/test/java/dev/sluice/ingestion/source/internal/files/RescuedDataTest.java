@@ -17,6 +17,8 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import static dev.sluice.ingestion.source.internal.files.FileFormatsTest.declaringCorrupt;
+import static dev.sluice.ingestion.source.internal.files.FileFormatsTest.settled;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Option {@code rescuedDataColumn}: what doesn't fit the schema is kept as JSON instead of making the row corrupt. */
@@ -34,7 +36,7 @@ class RescuedDataTest {
   }
 
   Source source(String format, Map<String, String> options, StructType schema) {
-    return new FileSourceProvider().create(format, TestContexts.context(tmp, options, schema, in));
+    return new FileSourceProvider().create(format, TestContexts.context(tmp, settled(options), declaringCorrupt(schema), in));
   }
 
   @Test
@@ -47,17 +49,17 @@ class RescuedDataTest {
     Batch batch = FileFormatsTest.all(source("json", Map.of("rescuedDataColumn", "_rescued_data",
         "includeSourceColumn", "true"), PEOPLE));
     assertThat(batch.schema().fieldNames())
-        .containsExactly("name", "age", "born", "_rescued_data", "_source", "_corrupt_record", "_corrupt_error");
+        .containsExactly("name", "age", "born", "_corrupt_record", "_corrupt_error", "_rescued_data", "_source");
     List<Row> rows = batch.rows();
     String uri = "file:" + in.resolve("p.json");
-    assertThat(rows.get(0)).isEqualTo(Row.of("ann", 31L, LocalDate.of(1993, 2, 1), null, uri, null, null));
-    assertThat(rows.get(1)).isEqualTo(Row.of("cy", null, LocalDate.of(1990, 1, 1),
-        "{\"age\":\"old\",\"vip\":true,\"tags\":[1,2]}", uri, null, null));
+    assertThat(rows.get(0)).isEqualTo(Row.of("ann", 31L, LocalDate.of(1993, 2, 1), null, null, null, uri));
+    assertThat(rows.get(1)).isEqualTo(Row.of("cy", null, LocalDate.of(1990, 1, 1), null, null,
+        "{\"age\":\"old\",\"vip\":true,\"tags\":[1,2]}", uri));
     // lines that can't be parsed at all stay corrupt
-    assertThat(rows.get(2).toArray()).containsExactly(null, null, null, null, uri, "{\"name\":\"bob\",\"age\":",
-        rows.get(2).get(6));
-    assertThat((String) rows.get(2).get(6)).startsWith("line 3: not valid JSON: ");
-    assertThat(rows.get(3).get(6)).isEqualTo("line 4: not a JSON object but array");
+    assertThat(rows.get(2).toArray()).containsExactly(null, null, null, "{\"name\":\"bob\",\"age\":",
+        rows.get(2).get(4), null, uri);
+    assertThat((String) rows.get(2).get(4)).startsWith("line 3: not valid JSON: ");
+    assertThat(rows.get(3).get(4)).isEqualTo("line 4: not a JSON object but array");
   }
 
   @Test
@@ -66,7 +68,7 @@ class RescuedDataTest {
         "{\"id\":1,\"address\":{\"zip\":\"x\",\"street\":\"Main\"}}\n{\"id\":2,\"address\":{\"zip\":75001}}\n");
     List<Row> rows = FileFormatsTest.all(source("json", Map.of("rescuedDataColumn", "_rescued_data"), NESTED)).rows();
     assertThat(rows).containsExactly(
-        Row.of(1L, Row.of((Object) null), "{\"address.zip\":\"x\",\"address.street\":\"Main\"}", null, null),
+        Row.of(1L, Row.of((Object) null), null, null, "{\"address.zip\":\"x\",\"address.street\":\"Main\"}"),
         Row.of(2L, Row.of(75001), null, null, null));
   }
 
@@ -76,9 +78,9 @@ class RescuedDataTest {
         + "{\"name\":\"cy\",\"age\":\"old\"}\n");
     List<Row> rows = FileFormatsTest.all(source("json", Map.of("rescuedDataColumn", "_rescued_data",
         "rescueTypeMismatches", "false"), PEOPLE)).rows();
-    assertThat(rows.get(0)).isEqualTo(Row.of("ann", 31L, null, "{\"extra\":\"e\"}", null, null));
-    assertThat(rows.get(1)).isEqualTo(Row.of("cy", null, null, null, "{\"name\":\"cy\",\"age\":\"old\"}",
-        "line 2: field 'age': cannot read '\"old\"' as long"));
+    assertThat(rows.get(0)).isEqualTo(Row.of("ann", 31L, null, null, null, "{\"extra\":\"e\"}"));
+    assertThat(rows.get(1)).isEqualTo(Row.of("cy", null, null, "{\"name\":\"cy\",\"age\":\"old\"}",
+        "line 2: field 'age': cannot read '\"old\"' as long", null));
   }
 
   @Test
@@ -91,16 +93,16 @@ class RescuedDataTest {
     List<Row> rows = FileFormatsTest.all(source("csv", Map.of("header", "true",
         "rescuedDataColumn", "_rescued_data"), PEOPLE)).rows();
     assertThat(rows).containsExactly(
-        Row.of("ann", 31L, LocalDate.of(1993, 2, 1), "{\"city\":\"Paris\"}", null, null),
-        Row.of("cy", null, LocalDate.of(1990, 1, 1), "{\"age\":\"old\"}", null, null),
-        Row.of("x", 1L, null, null, "x,1", "line 4: expected 3 fields [name, age, born] but found 2"));
+        Row.of("ann", 31L, LocalDate.of(1993, 2, 1), null, null, "{\"city\":\"Paris\"}"),
+        Row.of("cy", null, LocalDate.of(1990, 1, 1), null, null, "{\"age\":\"old\"}"),
+        Row.of("x", 1L, null, "x,1", "line 4: expected 3 fields [name, age, born] but found 2", null));
   }
 
   @Test
   void csvWithoutHeaderNamesExtraFieldsByPosition() throws IOException {
     Files.writeString(in.resolve("p.csv"), "ann,31,1993-02-01,Paris,\n");
     List<Row> rows = FileFormatsTest.all(source("csv", Map.of("rescuedDataColumn", "_rescued_data"), PEOPLE)).rows();
-    assertThat(rows).containsExactly(Row.of("ann", 31L, LocalDate.of(1993, 2, 1), "{\"_c3\":\"Paris\"}", null, null));
+    assertThat(rows).containsExactly(Row.of("ann", 31L, LocalDate.of(1993, 2, 1), null, null, "{\"_c3\":\"Paris\"}"));
   }
 
   @Test
