@@ -39,7 +39,8 @@ class SourceValuesTest {
 
   List<Row> read(String format, Map<String, String> options, String text) throws IOException {
     Files.writeString(in.resolve("o." + format), text);
-    Source s = new FileSourceProvider().create(format, TestContexts.context(tmp, options, ORDERS, in));
+    Source s = new FileSourceProvider().create(format, TestContexts.context(tmp, FileFormatsTest.settled(options),
+        FileFormatsTest.declaringCorrupt(ORDERS), in));
     Batch batch = FileFormatsTest.all(s);
     int[] at = {batch.schema().indexOf("id"), batch.schema().indexOf("event_time"), batch.schema().indexOf("amount"),
         batch.schema().indexOf("_rescued_data"), batch.schema().indexOf("_corrupt_error")};
