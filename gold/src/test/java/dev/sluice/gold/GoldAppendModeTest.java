@@ -74,7 +74,7 @@ class GoldAppendModeTest {
   void anEventTimeBeyondMaxFutureSkewGoesToTheLateTableAndDoesNotFinaliseWindows() {
     try (GoldFixture f = new GoldFixture(dir, APPEND)) {
       f.customer("c1", "gold");
-      Row wild = Row.of(7L, "c1", new BigDecimal("70.00"), "paid", java.time.Instant.ofEpochSecond(1704101640000L));
+      Row wild = Row.of(7L, "c1", new BigDecimal("70.00"), "paid", java.time.Instant.ofEpochSecond(1704101640000L), null);
       f.insert(order(1, "c1", "10.00", "paid", "10:00:10"), wild);
       assertThat(f.run().get(0).observedMetrics()).containsEntry("ledger.late", 1L).containsEntry("ledger.written", 1L);
       f.insert(order(3, "c1", "30.00", "paid", "10:05:00"));

@@ -6,8 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.sluice.config.ConfigLoader;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.ingestion.SluiceSession;
-import dev.sluice.ingestion.StreamingQuery;
-import dev.sluice.ingestion.StreamingQueryException;
+import dev.sluice.ingestion.AnalysisException;
 import dev.sluice.ingestion.Trigger;
 import dev.sluice.table.Table;
 import java.nio.file.Path;
@@ -52,11 +51,10 @@ class GoldFileDimensionTest {
         silver.create(GoldFixture.ORDERS).enableChangeDataFeed().commit();
         silver.newAppend().rows(List.of(GoldFixture.order(1, "c1", "10.00", "paid", "10:00:00"))).commit();
       }
-      StreamingQuery q = GoldPipeline.start(session, config, config.pipeline("revenue_gold").orElseThrow(),
-          Trigger.availableNow());
-      assertThatThrownBy(q::awaitTermination)
-          .as(type + " join")
-          .isInstanceOf(StreamingQueryException.class)
+      assertThatThrownBy(() -> GoldPipeline.start(session, config, config.pipeline("revenue_gold").orElseThrow(),
+          Trigger.availableNow()))
+          .as(type + " join: start() checks the plan, so the run fails before anything is read")
+          .isInstanceOf(AnalysisException.class)
           .hasMessageContaining("The static side of the join, json files at")
           .hasMessageContaining(missing + " does not exist (no file and no folder at that path)")
           .hasMessageContaining("Create it, or fix the join's path");

@@ -11,12 +11,14 @@ import java.util.UUID;
  * ({@link #appId()}) never collides with the {@code txn} versions an older checkpoint left in a table, as in
  * Spark's Delta sink.
  *
- * @param metrics the batch's counters (e.g. expectation results, ledger terms, static table versions)
+ * @param metrics the batch's counters (e.g. expectation results, ledger terms, static table versions): the map
+ *     the batch's progress reports as {@code observedMetrics}, so counters the function puts into it (e.g. what
+ *     its write did) are reported too
  */
 public record BatchContext(UUID queryId, long batchId, Map<String, Long> metrics) {
   public BatchContext {
     Objects.requireNonNull(queryId, "queryId");
-    metrics = Map.copyOf(metrics);
+    Objects.requireNonNull(metrics, "metrics");
   }
 
   /** The {@code txn} appId of the batch's write to its main table: the query id. */

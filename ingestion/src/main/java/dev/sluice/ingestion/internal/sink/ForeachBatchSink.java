@@ -19,7 +19,7 @@ public final class ForeachBatchSink implements Sink {
 
   @Override
   public long addBatch(long batchId, Batch batch) {
-    return addBatch(batchId, batch, Map.of());
+    return addBatch(batchId, batch, new java.util.HashMap<>());
   }
 
   @Override
