@@ -76,9 +76,21 @@ public sealed interface Node
   }
 
   /** {@code column [NOT] IN (values)}; the values are non-null and in the column's value domain. */
-  record In(Column column, List<Object> values, boolean negated) implements Node {
+  record In(Column column, List<Object> values, boolean negated, java.util.NavigableSet<Object> index)
+      implements Node {
     public In {
       values = List.copyOf(values);
+    }
+
+    public In(Column column, List<Object> values, boolean negated) {
+      this(column, values, negated, sorted(column, values));
+    }
+
+    // A MERGE prunes by IN over every key of its batch (a million values): a linear scan per row made it quadratic.
+    private static java.util.NavigableSet<Object> sorted(Column column, List<Object> values) {
+      java.util.TreeSet<Object> out = new java.util.TreeSet<>(column::compare);
+      out.addAll(values);
+      return java.util.Collections.unmodifiableNavigableSet(out);
     }
 
     @Override
@@ -92,12 +104,7 @@ public sealed interface Node
 
     /** Whether {@code value} equals one of the listed values under the column's order. */
     public boolean contains(Object value) {
-      for (Object v : values) {
-        if (column.compare(value, v) == 0) {
-          return true;
-        }
-      }
-      return false;
+      return index.contains(value);
     }
 
     @Override
