@@ -31,7 +31,7 @@ import java.util.function.Function;
 public final class DataStreamWriter {
   private static final Set<String> FORMATS = Set.of("delta", "console", "memory", "foreachbatch");
   private static final Set<String> OPTIONS = Set.of("checkpointlocation", "mergeschema", "minbatchestoretain",
-      "numrows", "truncate", "runnerleasetimeout", "watermarkpolicy", "laterowstable", "maxfutureskew");
+      "numrows", "truncate", "runnerleasetimeout", "runnerleasewait", "watermarkpolicy", "laterowstable", "maxfutureskew");
 
   /**
    * Option {@code maxFutureSkew}: how far after the batch's timestamp an event time may be and still move the
@@ -86,13 +86,14 @@ public final class DataStreamWriter {
 
   /**
    * {@code checkpointLocation}, {@code mergeSchema}, {@code minBatchesToRetain} (default 100), console
-   * {@code numRows}/{@code truncate}, {@code watermarkPolicy}, {@code lateRowsTable}, {@code maxFutureSkew}
+   * {@code numRows}/{@code truncate}, {@code runnerLeaseTimeout} (default 10 seconds), {@code runnerLeaseWait}
+   * (how long to wait for another live runner of the query; default the session's, zero), {@code watermarkPolicy}, {@code lateRowsTable}, {@code maxFutureSkew}
    * (default {@value #DEFAULT_MAX_FUTURE_SKEW}).
    */
   public DataStreamWriter option(String key, String value) {
     if (!OPTIONS.contains(key.toLowerCase(Locale.ROOT))) {
       throw new IllegalArgumentException("Unknown writeStream option '" + key + "'; accepted: checkpointLocation,"
-          + " mergeSchema, minBatchesToRetain, numRows, truncate, runnerLeaseTimeout, watermarkPolicy, lateRowsTable, maxFutureSkew");
+          + " mergeSchema, minBatchesToRetain, numRows, truncate, runnerLeaseTimeout, runnerLeaseWait, watermarkPolicy, lateRowsTable, maxFutureSkew");
     }
     options.put(key.toLowerCase(Locale.ROOT), value);
     return this;
@@ -205,6 +206,8 @@ public final class DataStreamWriter {
     QuerySpec spec = new QuerySpec(queryName, List.of(frame.source()), transforms, sink, description, outputMode,
         trigger, checkpoint, retain,
         Durations.parse(options.getOrDefault("runnerleasetimeout", "10 seconds"), "option runnerLeaseTimeout"),
+        Optional.ofNullable(options.get("runnerleasewait"))
+            .map(v -> Durations.parse(v, "option runnerLeaseWait")).orElse(session.runnerLeaseWait()),
         watermarkPolicy(), Durations.parse(options.getOrDefault("maxfutureskew", DEFAULT_MAX_FUTURE_SKEW),
             "option maxFutureSkew"), Optional.ofNullable(options.get("laterowstable")).map(session::location),
         frame.fingerprint(outputMode));

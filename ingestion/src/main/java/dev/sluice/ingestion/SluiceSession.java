@@ -24,10 +24,13 @@ public final class SluiceSession implements AutoCloseable {
   private final SourceRegistry sources = new SourceRegistry();
   private final StreamingQueryManager streams = new StreamingQueryManager();
   private final Map<String, MemorySink> memorySinks = new ConcurrentHashMap<>();
+  private final java.time.Duration runnerLeaseWait;
 
-  private SluiceSession(Map<String, String> storageOptions, Clock clock, UnaryOperator<ObjectStore> storeWrapper) {
+  private SluiceSession(Map<String, String> storageOptions, Clock clock, UnaryOperator<ObjectStore> storeWrapper,
+      java.time.Duration runnerLeaseWait) {
     this.locations = new Locations(storageOptions, storeWrapper);
     this.clock = clock;
+    this.runnerLeaseWait = runnerLeaseWait;
   }
 
   /** A session with default settings: local paths and S3 with the default AWS credential chain. */
@@ -104,11 +107,16 @@ public final class SluiceSession implements AutoCloseable {
     return memorySinks;
   }
 
+  java.time.Duration runnerLeaseWait() {
+    return runnerLeaseWait;
+  }
+
   /** Configures a session. */
   public static final class Builder {
     private final Map<String, String> storageOptions = new LinkedHashMap<>();
     private Clock clock = Clock.systemUTC();
     private UnaryOperator<ObjectStore> storeWrapper = UnaryOperator.identity();
+    private java.time.Duration runnerLeaseWait = java.time.Duration.ZERO;
 
     /** A storage option for S3 paths: endpoint, region, path-style, access-key-id, secret-access-key, … */
     public Builder storageOption(String key, String value) {
@@ -132,8 +140,18 @@ public final class SluiceSession implements AutoCloseable {
       return this;
     }
 
+    /**
+     * How long a query started in this session waits for another live runner of it (another process holding
+     * its checkpoint's lease) before failing; the query option {@code runnerLeaseWait} overrides it. Zero (the
+     * default) fails at once, as Spark does for a checkpoint in use.
+     */
+    public Builder runnerLeaseWait(java.time.Duration value) {
+      this.runnerLeaseWait = value;
+      return this;
+    }
+
     public SluiceSession build() {
-      return new SluiceSession(storageOptions, clock, storeWrapper);
+      return new SluiceSession(storageOptions, clock, storeWrapper, runnerLeaseWait);
     }
   }
 }

@@ -38,9 +38,14 @@ final class PipelineRuns implements AutoCloseable {
       String message) {}
 
   PipelineRuns(SluiceConfig config, Terminal terminal) {
+    this(config, terminal, java.time.Duration.ZERO);
+  }
+
+  /** {@code leaseWait}: how long each query waits for another live runner of it (sluice run --wait). */
+  PipelineRuns(SluiceConfig config, Terminal terminal, java.time.Duration leaseWait) {
     this.config = config;
     this.terminal = terminal;
-    this.session = Sessions.forConfig(config);
+    this.session = Sessions.builderFor(config).runnerLeaseWait(leaseWait).build();
     this.hook = new Thread(this::stopFromSignal, "sluice-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
   }

@@ -33,13 +33,19 @@ final class RunCommand implements Callable<Integer> {
   @Option(names = "--available-now", description = "Process what is available now, then stop.")
   boolean availableNow;
 
+  @Option(names = "--wait", arity = "0..1", paramLabel = "DURATION", fallbackValue = "5 minutes",
+      description = "When another live process is running a pipeline's query, wait for it (up to DURATION, "
+          + "default 5 minutes) instead of failing. A runner on this host that died (kill -9) is taken over at once.")
+  String waitFor;
+
   @Override
   public Integer call() {
     Terminal terminal = root.terminal();
     SluiceConfig c = Pipelines.load(config);
     List<PipelineConfig> selected = Pipelines.withUpstreams(c, pipelines);
     List<PipelineRuns.Outcome> outcomes;
-    try (PipelineRuns runs = new PipelineRuns(c, terminal)) {
+    java.time.Duration wait = waitFor == null ? java.time.Duration.ZERO : waitDuration();
+    try (PipelineRuns runs = new PipelineRuns(c, terminal, wait)) {
       outcomes = availableNow ? runs.runAvailableNow(selected) : runs.runConfigured(selected);
     }
     long failed = outcomes.stream().filter(o -> !o.succeeded()).count();
@@ -48,5 +54,13 @@ final class RunCommand implements Callable<Integer> {
       return ExitCodes.FAILED;
     }
     return ExitCodes.OK;
+  }
+
+  private java.time.Duration waitDuration() {
+    try {
+      return dev.sluice.ingestion.Durations.parse(waitFor, "--wait");
+    } catch (IllegalArgumentException e) {
+      throw CliException.usage(e.getMessage());
+    }
   }
 }

@@ -10,54 +10,111 @@ import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The checkpoint's {@code runner} file: which run of the query is active, refreshed by a heartbeat. A
- * second runner that finds a fresh heartbeat of another run fails at once instead of racing the first
- * one for the next batch; a heartbeat older than the lease timeout belongs to a dead runner (killed,
- * crashed host) and is taken over. The offsets log's put-if-absent stays the last line of defence.
+ * second runner that finds a fresh heartbeat of another run fails at once (or, with a wait, waits for it)
+ * instead of racing the first one for the next batch; a heartbeat older than the lease timeout belongs to a
+ * dead runner (killed, crashed host) and is taken over. A holder on this host is checked at once: the lease
+ * names its pid and the process's start time, so a runner killed with {@code kill -9} (no such process, or
+ * the pid now belongs to a process started later) is taken over without waiting for its heartbeat to age.
+ * The offsets log's put-if-absent stays the last line of defence.
  */
 public final class RunnerLease {
   private static final ObjectMapper MAPPER = new ObjectMapper();
+  private static final Logger LOG = LoggerFactory.getLogger(RunnerLease.class);
 
   private final Location file;
   private final UUID runId;
   private final Duration timeout;
+  private final Duration wait;
   private final Clock clock;
   private long lastBeat;
 
   public RunnerLease(Location checkpoint, UUID runId, Duration timeout, Clock clock) {
+    this(checkpoint, runId, timeout, Duration.ZERO, clock);
+  }
+
+  /** With {@code wait} above zero, {@link #acquire} waits up to that long for a live holder to finish. */
+  public RunnerLease(Location checkpoint, UUID runId, Duration timeout, Duration wait, Clock clock) {
     this.file = checkpoint.resolve("runner");
     this.runId = runId;
     this.timeout = timeout;
+    this.wait = wait;
     this.clock = clock;
   }
 
   /**
-   * @throws QueryAlreadyActiveException when another run's heartbeat is fresher than the lease timeout
+   * @throws QueryAlreadyActiveException when another live run holds the lease (after the wait, if any)
    */
   public void acquire(String queryDescription) {
-    Instant now = clock.instant();
-    try {
-      JsonNode held = MAPPER.readTree(file.store().read(file.key()));
-      Instant beat = Instant.parse(held.path("heartbeatAt").asText());
-      String holder = held.path("runId").asText();
-      Duration age = Duration.between(beat, now);
-      if (!holder.equals(runId.toString()) && age.compareTo(timeout) < 0) {
-        throw new QueryAlreadyActiveException("Query " + queryDescription + " is already running: run " + holder
-            + " (" + held.path("host").asText("?") + ") wrote a heartbeat " + age.toMillis() + " ms ago to " + file
-            + ". Only one runner of a query may be active. Stop the other runner; if it died, start again after "
-            + timeout.toSeconds() + " s (option runnerLeaseTimeout).");
+    long deadline = System.nanoTime() + wait.toNanos();
+    boolean announced = false;
+    while (true) {
+      Optional<String> busy = tryAcquire(queryDescription);
+      if (busy.isEmpty()) {
+        return;
       }
-      write(now, false);
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        throw new QueryAlreadyActiveException(busy.get() + (wait.isZero()
+            ? " To wait for it instead, use option runnerLeaseWait (sluice run --wait)."
+            : " Waited " + wait.toSeconds() + " s (runnerLeaseWait)."));
+      }
+      if (!announced) {
+        LOG.warn("{} Waiting up to {} s for it (runnerLeaseWait).", busy.get(), wait.toSeconds());
+        announced = true;
+      }
+      sleep(Math.min(TimeUnit.NANOSECONDS.toMillis(left) + 1, Math.min(500, Math.max(50, timeout.toMillis() / 10))));
+    }
+  }
+
+  /** Takes the lease, or says who holds it. */
+  private Optional<String> tryAcquire(String queryDescription) {
+    Instant now = clock.instant();
+    JsonNode held;
+    try {
+      held = MAPPER.readTree(file.store().read(file.key()));
     } catch (ObjectNotFoundException absent) {
       write(now, true);
+      return Optional.empty();
     } catch (IOException | RuntimeException unreadable) {
-      if (unreadable instanceof QueryAlreadyActiveException active) {
-        throw active;
-      }
       write(now, false);
+      return Optional.empty();
+    }
+    String holder = held.path("runId").asText();
+    Instant beat;
+    try {
+      beat = Instant.parse(held.path("heartbeatAt").asText());
+    } catch (RuntimeException unreadable) {
+      beat = Instant.EPOCH;
+    }
+    Duration age = Duration.between(beat, now);
+    if (!holder.equals(runId.toString()) && age.compareTo(timeout) < 0) {
+      Optional<String> gone = RunnerProcess.goneOnThisHost(held);
+      if (gone.isEmpty()) {
+        return Optional.of("Query " + queryDescription + " is already running: run " + holder + " ("
+            + held.path("host").asText("?") + ") wrote a heartbeat " + age.toMillis() + " ms ago to " + file
+            + ". Only one runner of a query may be active. Stop the other runner; if it died on another host,"
+            + " start again after " + timeout.toSeconds() + " s (option runnerLeaseTimeout).");
+      }
+      LOG.info("Taking over the runner lease of query {}: its holder {}", queryDescription, gone.get());
+    }
+    write(now, false);
+    return Optional.empty();
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new QueryAlreadyActiveException("Interrupted while waiting for the runner lease");
     }
   }
 
@@ -84,7 +141,8 @@ public final class RunnerLease {
   private void write(Instant now, boolean create) {
     ObjectNode node = MAPPER.createObjectNode();
     node.put("runId", runId.toString());
-    node.put("host", ProcessHandle.current().pid() + "@" + hostName());
+    node.put("host", ProcessHandle.current().pid() + "@" + RunnerProcess.hostName());
+    RunnerProcess.describeCurrent(node);
     node.put("heartbeatAt", now.toString());
     byte[] body = node.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
     if (create) {
@@ -98,13 +156,5 @@ public final class RunnerLease {
       file.store().overwrite(file.key(), body);
     }
     lastBeat = now.toEpochMilli();
-  }
-
-  private static String hostName() {
-    try {
-      return java.net.InetAddress.getLocalHost().getHostName();
-    } catch (IOException e) {
-      return "unknown-host";
-    }
   }
 }

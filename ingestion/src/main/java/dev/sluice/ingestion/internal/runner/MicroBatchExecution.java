@@ -109,7 +109,7 @@ public final class MicroBatchExecution implements StreamingQuery {
       checkpoint.updateMetadata(new QueryMetadata(metadata.id(), metadata.createdAt(), fingerprint));
     }
     this.id = metadata.id();
-    lease = new RunnerLease(spec.checkpoint(), runId, spec.runnerLeaseTimeout(), clock);
+    lease = new RunnerLease(spec.checkpoint(), runId, spec.runnerLeaseTimeout(), spec.runnerLeaseWait(), clock);
     lease.acquire(describe());
     List<Source> sources = new ArrayList<>();
     List<ReadLimit> limits = new ArrayList<>();

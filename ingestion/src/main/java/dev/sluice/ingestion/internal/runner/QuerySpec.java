@@ -21,6 +21,7 @@ public record QuerySpec(
     Location checkpoint,
     int minBatchesToRetain,
     java.time.Duration runnerLeaseTimeout,
+    java.time.Duration runnerLeaseWait,
     boolean maxWatermarkPolicy,
     java.time.Duration maxFutureSkew,
     java.util.Optional<Location> lateRowsTable,
