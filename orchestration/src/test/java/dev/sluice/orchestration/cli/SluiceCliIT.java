@@ -56,7 +56,7 @@ class SluiceCliIT {
         .contains(FILES + " files to process").contains(Values.count((long) FILES * LINES) + " rows in");
     assertThat(firstRun.err()).doesNotContain("Exception").doesNotContain(" INFO ");
     // a second run finds nothing new: every pipeline succeeds with no input rows
-    SluiceProcess.Result again = sluice("run", config.toString(), "--available-now", "--pipeline", "orders_bronze");
+    SluiceProcess.Result again = sluice("run", config.toString(), "--available-now", "--wait", "--pipeline", "orders_bronze");
     assertThat(again.exitCode()).as(again.toString()).isZero();
     assertThat(again.out()).contains("ok      orders_bronze").doesNotContain("orders_silver");
   }
@@ -188,6 +188,10 @@ class SluiceCliIT {
     SluiceProcess.Result noTable = sluice("history", dir.resolve("nothing-here").toString());
     assertThat(noTable.exitCode()).isEqualTo(1);
     assertThat(noTable.err()).contains("No Delta table at", "nothing-here").doesNotContain("\tat ");
+
+    SluiceProcess.Result badWait = sluice("run", config.toString(), "--available-now", "--wait=soon");
+    assertThat(badWait.exitCode()).isEqualTo(2);
+    assertThat(badWait.err()).contains("Cannot read --wait 'soon'", "'5 minutes'").doesNotContain("\tat ");
 
     SluiceProcess.Result usage = sluice("read");
     assertThat(usage.exitCode()).isEqualTo(2);
