@@ -7,9 +7,11 @@ import dev.sluice.table.exceptions.InvalidTableException;
 import dev.sluice.table.exceptions.ObjectNotFoundException;
 import dev.sluice.table.exceptions.SluiceTableException;
 import dev.sluice.table.exceptions.StorageException;
-import dev.sluice.table.exceptions.UnsupportedTableFeatureException;
 import dev.sluice.table.expressions.Predicate;
 import dev.sluice.table.internal.actions.AddFile;
+import dev.sluice.table.internal.dv.DeletedRows;
+import dev.sluice.table.internal.dv.DeletionVectorDescriptor;
+import dev.sluice.table.internal.dv.DeletionVectors;
 import dev.sluice.table.internal.log.DeltaLog;
 import dev.sluice.table.internal.replay.FilePaths;
 import dev.sluice.table.internal.scan.StatsJson;
@@ -86,6 +88,11 @@ public final class TableContext {
 
   public DataFile dataFile(AddFile add) {
     OptionalLong records = StatsJson.numRecords(add.stats());
+    if (records.isPresent() && add.deletionVectorJson() != null) {
+      // numRecords counts the physical rows; the deletion vector's are gone
+      records = OptionalLong.of(records.getAsLong()
+          - DeletionVectorDescriptor.parse(add.deletionVectorJson(), add.path()).cardinality());
+    }
     return new DataFile(keyOf(add.path()), add.path(), add.partitionValues(), add.size(), add.modificationTime(),
         records, add.stats());
   }
@@ -102,10 +109,6 @@ public final class TableContext {
 
   /** The rows of one data file, shaped as {@code readSchema}; partition columns come from the log. */
   public CloseableIterator<Row> readRows(SnapshotState state, AddFile add, StructType readSchema) {
-    if (add.deletionVectorJson() != null) {
-      throw new UnsupportedTableFeatureException("File " + add.path() + " of " + log.tablePath()
-          + " has a deletion vector, which Sluice cannot apply (table feature deletionVectors).");
-    }
     List<String> partitionColumns = state.metadata().partitionColumns();
     List<StructField> dataFields = new ArrayList<>();
     for (StructField f : readSchema.fields()) {
@@ -140,7 +143,13 @@ public final class TableContext {
   private CloseableIterator<Row> openDataFile(SnapshotState state, AddFile add, StructType dataSchema) {
     String key = keyOf(add.path());
     try {
-      return ParquetDataReader.read(log.store(), key, add.size(), dataSchema);
+      CloseableIterator<Row> rows = ParquetDataReader.read(log.store(), key, add.size(), dataSchema);
+      if (add.deletionVectorJson() == null) {
+        return rows;
+      }
+      DeletedRows deleted = DeletionVectors.load(log.store(), log.tablePath(), tableRoot, add.path(),
+          DeletionVectorDescriptor.parse(add.deletionVectorJson(), add.path()));
+      return DeletionVectors.skipDeleted(rows, deleted);
     } catch (ObjectNotFoundException e) {
       throw TableErrors.missingDataFile(log.store().uriOf(log.tablePath()), add.path(), state.version(), e);
     } catch (SluiceTableException e) {

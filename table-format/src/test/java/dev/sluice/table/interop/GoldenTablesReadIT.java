@@ -27,8 +27,7 @@ class GoldenTablesReadIT {
       "deltalog-invalid-protocol-version", "basic-with-vacuum-protocol-check-feature", "collations-preview-table",
       "collations-table", "data-reader-timestamp_ntz", "data-reader-timestamp_ntz-id-mode",
       "data-reader-timestamp_ntz-name-mode", "data-skipping-basic-stats-all-types-columnmapping-id",
-      "data-skipping-basic-stats-all-types-columnmapping-name", "dv-partitioned-with-checkpoint", "dv-with-columnmapping",
-      "log-replay-dv-key-cases", "parquet-all-types", "parquet-all-types-legacy-format", "spark-variant-checkpoint",
+      "data-skipping-basic-stats-all-types-columnmapping-name", "dv-with-columnmapping", "parquet-all-types", "parquet-all-types-legacy-format", "spark-variant-checkpoint",
       "table-with-columnmapping-mode-id", "table-with-columnmapping-mode-name", "table-with-icebegCompatV2Enabled",
       "type-widening", "type-widening-nested", "v2-checkpoint-json", "v2-checkpoint-parquet");
 

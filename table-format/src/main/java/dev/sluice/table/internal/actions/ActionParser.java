@@ -175,7 +175,8 @@ public final class ActionParser {
     return new RemoveFile(requiredText(v, "remove", "path"), optLong(v, "deletionTimestamp"),
         v.path("dataChange").asBoolean(true), ext == null || ext.isNull() ? null : ext.asBoolean(),
         stringMapWithNulls(v.get("partitionValues")), optLong(v, "size"), optText(v, "stats"),
-        stringMap(v.get("tags")));
+        stringMap(v.get("tags")), v.get("deletionVector") == null || v.get("deletionVector").isNull() ? null
+            : v.get("deletionVector").toString());
   }
 
   private static CommitInfo parseCommitInfo(JsonNode v) {
@@ -328,6 +329,10 @@ public final class ActionParser {
     writeOpt(g, "stats", r.stats());
     if (r.tags() != null) {
       writeMap(g, "tags", r.tags());
+    }
+    if (r.deletionVectorJson() != null) {
+      g.writeFieldName("deletionVector");
+      g.writeRawValue(r.deletionVectorJson());
     }
     g.writeEndObject();
   }

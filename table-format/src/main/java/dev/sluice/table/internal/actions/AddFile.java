@@ -6,7 +6,8 @@ import java.util.Objects;
 /**
  * {@code add}: a data file that is part of the table. {@code path} is as in the log: relative to the
  * table root (URI-encoded) or an absolute URI. {@code stats} is the JSON string of per-file statistics.
- * A {@code deletionVector} present in the log is kept as its raw JSON only so that readers can refuse it.
+ * A {@code deletionVector} is kept as its JSON (see {@code internal.dv.DeletionVectorDescriptor}): the rows it
+ * names are deleted, and it is part of the file's identity in log replay.
  */
 public record AddFile(
     String path,
@@ -30,7 +31,8 @@ public record AddFile(
 
   /** The tombstone that removes this file at {@code deletionTimestamp}. */
   public RemoveFile toRemove(long deletionTimestamp, boolean dataChange) {
-    return new RemoveFile(path, deletionTimestamp, dataChange, true, partitionValues, size, stats, tags);
+    return new RemoveFile(path, deletionTimestamp, dataChange, true, partitionValues, size, stats, tags,
+        deletionVectorJson);
   }
 
   public AddFile withDataChange(boolean value) {

@@ -12,7 +12,8 @@ public record RemoveFile(
     Map<String, String> partitionValues,
     Long size,
     String stats,
-    Map<String, String> tags)
+    Map<String, String> tags,
+    String deletionVectorJson)
     implements Action {
   public RemoveFile {
     Objects.requireNonNull(path, "remove.path");

@@ -99,9 +99,10 @@ final class CheckpointSchema {
           dv == null ? null : dv.toString()));
     }
     if ((r = field(row, "remove")) != null && str(r, "path") != null) {
+      GenericRecord dv = field(r, "deletionVector");
       return Optional.of(new RemoveFile(str(r, "path"), lng(r, "deletionTimestamp", null),
           bool(r, "dataChange", false), (Boolean) value(r, "extendedFileMetadata"), map(r.get("partitionValues")),
-          lng(r, "size", null), null, null));
+          lng(r, "size", null), null, null, dv == null ? null : dv.toString()));
     }
     if ((r = field(row, "txn")) != null && str(r, "appId") != null) {
       return Optional.of(new SetTransaction(str(r, "appId"), lng(r, "version", 0L), lng(r, "lastUpdated", null)));
@@ -178,6 +179,24 @@ final class CheckpointSchema {
 
   // ---- actions → rows
 
+  /** A deletion vector's struct in a checkpoint, from its log JSON (a checkpoint that dropped it would undelete rows). */
+  private static GenericRecord deletionVectorRecord(Schema owner, String json) {
+    if (json == null) {
+      return null;
+    }
+    dev.sluice.table.internal.dv.DeletionVectorDescriptor dv =
+        dev.sluice.table.internal.dv.DeletionVectorDescriptor.parse(json, "a checkpoint");
+    Schema schema = owner.getField("deletionVector").schema().getTypes().stream()
+        .filter(t -> t.getType() == Schema.Type.RECORD).findFirst().orElseThrow();
+    GenericData.Record r = new GenericData.Record(schema);
+    r.put("storageType", dv.storageType());
+    r.put("pathOrInlineDv", dv.pathOrInlineDv());
+    r.put("offset", dv.offset());
+    r.put("sizeInBytes", dv.sizeInBytes());
+    r.put("cardinality", dv.cardinality());
+    return r;
+  }
+
   static GenericRecord row(Action action) {
     GenericData.Record row = new GenericData.Record(CHECKPOINT);
     if (action instanceof AddFile a) {
@@ -190,6 +209,7 @@ final class CheckpointSchema {
       r.put("dataChange", false);
       r.put("tags", a.tags());
       r.put("stats", a.stats());
+      r.put("deletionVector", deletionVectorRecord(ADD, a.deletionVectorJson()));
       row.put("add", r);
     } else if (action instanceof RemoveFile rm) {
       GenericData.Record r = new GenericData.Record(REMOVE);
@@ -199,6 +219,7 @@ final class CheckpointSchema {
       r.put("extendedFileMetadata", rm.extendedFileMetadata());
       r.put("partitionValues", rm.partitionValues());
       r.put("size", rm.size());
+      r.put("deletionVector", deletionVectorRecord(REMOVE, rm.deletionVectorJson()));
       row.put("remove", r);
     } else if (action instanceof SetTransaction t) {
       GenericData.Record r = new GenericData.Record(TXN);

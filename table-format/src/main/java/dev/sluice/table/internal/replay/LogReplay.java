@@ -14,6 +14,7 @@ import dev.sluice.table.internal.log.LogSegment;
 import dev.sluice.table.internal.log.ProtocolSupport;
 import dev.sluice.table.storage.ObjectStatus;
 import dev.sluice.table.storage.ObjectStore;
+import dev.sluice.table.internal.dv.DeletionVectorDescriptor;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -106,14 +107,18 @@ public final class LogReplay {
       for (Action a : actions) {
         if (a instanceof AddFile add) {
           String key = canonical(root, add.path());
-          removed.remove(key);
+          removed.remove(logicalKey(key, add.deletionVectorJson()));
           active.remove(key);
           active.put(key, add);
         } else if (a instanceof RemoveFile remove) {
           String key = canonical(root, remove.path());
-          active.remove(key);
-          removed.remove(key);
-          removed.put(key, remove);
+          AddFile live = active.get(key);
+          if (live != null && sameDv(live.deletionVectorJson(), remove.deletionVectorJson(), key)) {
+            active.remove(key);
+          }
+          String logical = logicalKey(key, remove.deletionVectorJson());
+          removed.remove(logical);
+          removed.put(logical, remove);
         } else if (a instanceof SetTransaction txn) {
           txns.remove(txn.appId());
           txns.put(txn.appId(), txn);
@@ -130,6 +135,21 @@ public final class LogReplay {
     long timestamp = inCommitTimestamp != null ? inCommitTimestamp : newer.lastCommitTimestamp();
     return java.util.Optional.of(new SnapshotState(root, newer.version(), timestamp, protocol, metadata, active,
         removed, txns, newer));
+  }
+
+  /**
+   * A logical file's key: its path and its deletion vector's unique id (PROTOCOL.md, Action Reconciliation), so
+   * that {@code remove(p, dv1)} does not cancel {@code add(p, dv2)} of the same data file. Active files stay keyed
+   * by path alone: a snapshot holds at most one version of each data file.
+   */
+  static String logicalKey(String canonicalPath, String deletionVectorJson) {
+    return deletionVectorJson == null ? canonicalPath
+        : canonicalPath + "#dv:" + DeletionVectorDescriptor.parse(deletionVectorJson, canonicalPath).uniqueId();
+  }
+
+  private static boolean sameDv(String a, String b, String path) {
+    return java.util.Objects.equals(a == null ? null : DeletionVectorDescriptor.parse(a, path).uniqueId(),
+        b == null ? null : DeletionVectorDescriptor.parse(b, path).uniqueId());
   }
 
   private static String canonical(URI root, String path) {
@@ -198,13 +218,15 @@ public final class LogReplay {
     void accept(Action action) {
       if (action instanceof AddFile add) {
         String key = canonical(add.path());
-        if (seenPaths.add(key)) {
-          active.put(key, add);
+        if (seenPaths.add(logicalKey(key, add.deletionVectorJson()))) {
+          // newest first: an older add of the same data file with another deletion vector is already replaced
+          active.putIfAbsent(key, add);
         }
       } else if (action instanceof RemoveFile remove) {
         String key = canonical(remove.path());
-        if (seenPaths.add(key)) {
-          removed.put(key, remove);
+        String logical = logicalKey(key, remove.deletionVectorJson());
+        if (seenPaths.add(logical)) {
+          removed.put(logical, remove);
         }
       } else if (action instanceof SetTransaction txn) {
         txns.putIfAbsent(txn.appId(), txn);

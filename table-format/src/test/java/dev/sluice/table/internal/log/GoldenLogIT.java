@@ -172,9 +172,7 @@ class GoldenLogIT {
   @ParameterizedTest
   @CsvSource({
       "deltalog-invalid-protocol-version, reader version 99",
-      "dv-partitioned-with-checkpoint, deletionVectors",
-      "dv-with-columnmapping, deletionVectors",
-      "log-replay-dv-key-cases, deletionVectors",
+      "dv-with-columnmapping, columnMapping",
       "table-with-columnmapping-mode-id, columnMapping",
       "table-with-columnmapping-mode-name, columnMapping",
       "data-skipping-basic-stats-all-types-columnmapping-id, columnMapping",
