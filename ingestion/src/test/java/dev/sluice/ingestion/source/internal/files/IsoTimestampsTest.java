@@ -63,7 +63,7 @@ class IsoTimestampsTest {
   @Test
   void agreesWithJavaTimeOnRandomDates() {
     Random random = new Random(42);
-    for (int i = 0; i < 20_000; i++) {
+    for (int i = 0; i < 5_000; i++) {
       String s = String.format("%04d-%02d-%02d%c%02d:%02d:%02d%s%s", 1 + random.nextInt(9999), 1 + random.nextInt(13),
           1 + random.nextInt(31), "T T".charAt(random.nextInt(3)), random.nextInt(25), random.nextInt(61),
           random.nextInt(61), fraction(random), offset(random));
