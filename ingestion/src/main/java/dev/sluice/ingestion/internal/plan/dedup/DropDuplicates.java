@@ -68,7 +68,7 @@ final class DropDuplicates implements StatefulTransform {
         continue;
       }
       Row key = keys.keyOf(row);
-      if (store.get(key) == null) {
+      if (!store.contains(key)) {
         store.put(key, NO_VALUE);
         out.add(row);
         if (keyEventTime >= 0) {
