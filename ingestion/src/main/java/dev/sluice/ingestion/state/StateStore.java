@@ -25,6 +25,18 @@ public interface StateStore {
 
   void put(Row key, Row value);
 
+  /**
+   * Puts {@code value} unless {@code key} has one; returns whether it did (a deduplication's one call
+   * per row, where stores may look the key up once).
+   */
+  default boolean putIfAbsent(Row key, Row value) {
+    if (contains(key)) {
+      return false;
+    }
+    put(key, value);
+    return true;
+  }
+
   void remove(Row key);
 
   /** Every entry, in no particular order; changes made during the iteration are not reflected. */

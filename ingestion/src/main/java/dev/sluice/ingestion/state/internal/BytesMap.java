@@ -9,6 +9,9 @@ import java.util.Arrays;
  * where a {@code HashMap<Row, Row>} costs a node, two rows, two {@code Object[]} and a box per column.
  * Lookups take the key as a slice of a scratch buffer, so probing allocates nothing.
  *
+ * <p>A slot's hash is never 0, so 0 marks an empty slot: probing reads only the hash array until a
+ * hash matches, which saves a cache miss per probed slot in a map of millions of entries.
+ *
  * <p>Slots are addressed by index ({@link #capacity()}, {@link #keyAt}, {@link #valueAt}) for
  * allocation-free iteration; an empty slot has a null key. Not thread-safe.
  */
@@ -78,7 +81,7 @@ final class BytesMap {
     h ^= h >>> 16;
     h *= 0x85EBCA6B;
     h ^= h >>> 13;
-    return h;
+    return h == 0 ? 1 : h;
   }
 
   static int hash(byte[] key) {
@@ -98,8 +101,9 @@ final class BytesMap {
   /** Stores {@code value} under {@code key} (which the map keeps: don't change it); returns the old value or null. */
   byte[] put(byte[] key, int hash, byte[] value) {
     int slot = hash & mask;
-    while (keys[slot] != null) {
-      if (hashes[slot] == hash && Arrays.equals(keys[slot], key)) {
+    int h;
+    while ((h = hashes[slot]) != 0) {
+      if (h == hash && Arrays.equals(keys[slot], key)) {
         byte[] old = values[slot];
         values[slot] = value;
         return old;
@@ -142,9 +146,10 @@ final class BytesMap {
 
   private int find(byte[] buf, int off, int len, int hash) {
     int slot = hash & mask;
-    byte[] k;
-    while ((k = keys[slot]) != null) {
-      if (hashes[slot] == hash && k.length == len && Arrays.equals(k, 0, len, buf, off, off + len)) {
+    int h;
+    while ((h = hashes[slot]) != 0) {
+      byte[] k;
+      if (h == hash && (k = keys[slot]).length == len && Arrays.equals(k, 0, len, buf, off, off + len)) {
         return slot;
       }
       slot = (slot + 1) & mask;
@@ -156,7 +161,7 @@ final class BytesMap {
   private void deleteSlot(int slot) {
     int hole = slot;
     int next = (hole + 1) & mask;
-    while (keys[next] != null) {
+    while (hashes[next] != 0) {
       int home = hashes[next] & mask;
       // Move the entry into the hole unless its home lies cyclically in (hole, next].
       boolean stays = hole <= next ? hole < home && home <= next : hole < home || home <= next;
@@ -170,6 +175,7 @@ final class BytesMap {
     }
     keys[hole] = null;
     values[hole] = null;
+    hashes[hole] = 0;
     size--;
   }
 
@@ -181,7 +187,7 @@ final class BytesMap {
     for (int i = 0; i < oldKeys.length; i++) {
       if (oldKeys[i] != null) {
         int slot = oldHashes[i] & mask;
-        while (keys[slot] != null) {
+        while (hashes[slot] != 0) {
           slot = (slot + 1) & mask;
         }
         keys[slot] = oldKeys[i];

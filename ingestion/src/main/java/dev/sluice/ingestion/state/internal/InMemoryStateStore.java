@@ -94,6 +94,32 @@ final class InMemoryStateStore implements StateStore {
     }
   }
 
+  /** One encoding and one probe of each map for a new key (contains + put would take five probes). */
+  @Override
+  public boolean putIfAbsent(Row key, Row value) {
+    checkOpen();
+    Objects.requireNonNull(value, "value (to delete a key, call remove)");
+    int len = codec.encodeKey(Objects.requireNonNull(key, "key"));
+    byte[] buf = codec.keyBytes();
+    int hash = BytesMap.hash(buf, 0, len);
+    byte[] changed = changes.get(buf, 0, len, hash);
+    byte[] stored;
+    if (changed != null) {
+      if (changed != REMOVED) {
+        return false;
+      }
+      stored = changes.storedKey(buf, 0, len, hash); // removed in this batch: put it back
+    } else {
+      if (base.get(buf, 0, len, hash) != null) {
+        return false;
+      }
+      stored = java.util.Arrays.copyOf(buf, len);
+    }
+    changes.put(stored, hash, codec.encodeValue(value));
+    size++;
+    return true;
+  }
+
   @Override
   public void remove(Row key) {
     checkOpen();

@@ -54,10 +54,9 @@ final class DropDuplicatesWithinWatermark implements StatefulTransform {
         continue;
       }
       Row key = keys.keyOf(row);
-      if (!store.contains(key)) {
-        Long eventMicros = keys.eventMicros(row);
-        long expiresAt = eventMicros == null ? Long.MAX_VALUE : eventMicros + delayMicros;
-        store.put(key, Row.of(expiresAt));
+      Long eventMicros = keys.eventMicros(row);
+      long expiresAt = eventMicros == null ? Long.MAX_VALUE : eventMicros + delayMicros;
+      if (store.putIfAbsent(key, Row.of(expiresAt))) {
         horizon.add(expiresAt);
         out.add(row);
       }
