@@ -41,6 +41,7 @@ final class Fires {
   static final String LEASE_WAITS = "leaseWaits";
   private static final String SCHEDULE_TRIGGER = "schedule";
   private static final String CONTINUOUS_TRIGGER = "continuous";
+  private static final String UPSTREAM_TRIGGER = "upstream";
 
   private final Scheduler scheduler;
 
@@ -130,6 +131,36 @@ final class Fires {
           .startNow().build());
     } catch (ObjectAlreadyExistsException raced) {
       // another node starting at the same moment started it
+    }
+  }
+
+  /**
+   * Fires the pipeline now because an upstream succeeded, unless such a fire is already pending (not yet started):
+   * one pending upstream fire per pipeline, across every node of a cluster, since the run reads everything
+   * committed when it starts. Returns whether a fire was added.
+   */
+  boolean upstream(String pipeline) throws SchedulerException {
+    boolean started = false;
+    for (Trigger t : scheduler.getTriggersOfJob(job(pipeline))) {
+      if (t.getKey().getName().startsWith(UPSTREAM_TRIGGER)) {
+        if (t.getNextFireTime() != null) {
+          return false;
+        }
+        started |= t.getKey().getName().equals(UPSTREAM_TRIGGER);
+      }
+    }
+    // The fixed name makes two nodes adding it at once collide; once that fire has started (it runs, or ran),
+    // the next one takes a name of its own.
+    TriggerKey key = TriggerKey.triggerKey(started ? UPSTREAM_TRIGGER + "-" + UUID.randomUUID() : UPSTREAM_TRIGGER,
+        pipeline);
+    try {
+      scheduler.scheduleJob(TriggerBuilder.newTrigger().withIdentity(key).forJob(job(pipeline))
+          .usingJobData(CAUSE, Cause.UPSTREAM.name()).usingJobData(ATTEMPT, "1")
+          .withSchedule(SimpleScheduleBuilder.simpleSchedule().withMisfireHandlingInstructionFireNow())
+          .startNow().build());
+      return true;
+    } catch (ObjectAlreadyExistsException raced) {
+      return false;   // another node added the pending fire at the same moment
     }
   }
 

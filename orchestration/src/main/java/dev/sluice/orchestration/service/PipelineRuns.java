@@ -14,8 +14,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import org.quartz.SchedulerException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,7 +42,6 @@ final class PipelineRuns {
   private final ActiveRuns active;
   private final RunCounter counter;
   private final Clock clock = Clock.systemUTC();
-  private final Set<String> pendingUpstreamFire = ConcurrentHashMap.newKeySet();
   private volatile Fires fires;
   private volatile String node = RunRecord.LOCAL_NODE;
   private volatile boolean clustered;
@@ -82,9 +79,6 @@ final class PipelineRuns {
     Cause cause = fire.cause();
     PipelineConfig p = config.pipeline(name).orElseThrow(() -> new IllegalStateException(
         "The scheduler fired pipeline '" + name + "', which is not in the configuration"));
-    if (cause == Cause.UPSTREAM) {
-      pendingUpstreamFire.remove(name);
-    }
     if (cause != Cause.MANUAL && cause != Cause.CONTINUOUS) {
       Optional<String> blocked = failedUpstream(p);
       if (blocked.isPresent()) {
@@ -188,8 +182,8 @@ final class PipelineRuns {
       if (blocked.isPresent()) {
         LOG.info("Not running {} after {}: the latest run of its upstream {} did not succeed", d.name(),
             r.pipeline(), blocked.get());
-      } else if (pendingUpstreamFire.add(d.name())) {
-        fire(d.name(), clock.instant(), Cause.UPSTREAM, 1);
+      } else {
+        fireAfterUpstream(d.name());
       }
     }
   }
@@ -225,11 +219,18 @@ final class PipelineRuns {
     try {
       fires.once(pipeline, at, cause, attempt);
     } catch (SchedulerException e) {
-      if (cause == Cause.UPSTREAM) {
-        pendingUpstreamFire.remove(pipeline);
-      }
       if (!active.stopping() || clustered) {
         LOG.error("Could not schedule {} ({}): {}", pipeline, describe(cause), e.getMessage());
+      }
+    }
+  }
+
+  private void fireAfterUpstream(String pipeline) {
+    try {
+      fires.upstream(pipeline);
+    } catch (SchedulerException e) {
+      if (!active.stopping() || clustered) {
+        LOG.error("Could not schedule {} (upstream): {}", pipeline, e.getMessage());
       }
     }
   }

@@ -27,7 +27,10 @@ final class ClusterFixture implements AutoCloseable {
   private static final AtomicInteger DATABASES = new AtomicInteger();
 
   final String url;
+  private final String database;
   private final Map<String, Process> nodes = new java.util.LinkedHashMap<>();
+  private final List<Path> logs = new ArrayList<>();
+  private ClusterStore store;
 
   ClusterFixture(EmbeddedPostgres postgres) {
     String db = "cluster_" + DATABASES.incrementAndGet();
@@ -37,6 +40,7 @@ final class ClusterFixture implements AutoCloseable {
       throw new IllegalStateException(e);
     }
     this.url = postgres.getJdbcUrl("postgres", db);
+    this.database = db;
   }
 
   /** The config's {@code service:} section for the nodes: check-in every second. */
@@ -70,6 +74,7 @@ final class ClusterFixture implements AutoCloseable {
     try {
       Process p = pb.start();
       nodes.put(name, p);
+      logs.add(log(dir, name));
       return p;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -90,9 +95,35 @@ final class ClusterFixture implements AutoCloseable {
   }
 
   /** The run history as every node and the CLI read it, newest first. */
-  List<RunRecord> history(Optional<String> pipeline) {
-    try (ClusterStore store = ClusterStore.open(service())) {
-      return store.runs().recent(pipeline, 10_000);
+  synchronized List<RunRecord> history(Optional<String> pipeline) {
+    if (store == null) {
+      store = ClusterStore.open(service());
+    }
+    return store.runs().recent(pipeline, 10_000);
+  }
+
+  /** Asks the nodes still running for a thread dump into their logs (SIGQUIT), for a failed test's post-mortem. */
+  private void threadDumps() {
+    boolean any = false;
+    for (Process p : nodes.values()) {
+      if (p.isAlive()) {
+        try {
+          new ProcessBuilder("kill", "-3", Long.toString(p.pid())).start().waitFor();
+          any = true;
+        } catch (IOException e) {
+          return;
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
+    }
+    if (any) {
+      try {
+        Thread.sleep(500);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 
@@ -111,8 +142,24 @@ final class ClusterFixture implements AutoCloseable {
     }
   }
 
+  /** Kills the nodes left running and keeps their logs under {@code target/cluster-logs/}. */
   @Override
-  public void close() {
+  public synchronized void close() {
+    threadDumps();
     nodes.values().forEach(Process::destroyForcibly);
+    if (store != null) {
+      store.close();
+    }
+    Path keep = Path.of("target", "cluster-logs", database);
+    try {
+      Files.createDirectories(keep);
+      for (Path log : logs) {
+        if (Files.exists(log)) {
+          Files.copy(log, keep.resolve(log.getFileName()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        }
+      }
+    } catch (IOException e) {
+      System.err.println("Could not keep the node logs: " + e);
+    }
   }
 }
