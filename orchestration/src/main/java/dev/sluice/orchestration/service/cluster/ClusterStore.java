@@ -61,9 +61,9 @@ public final class ClusterStore implements AutoCloseable {
     h.setPoolName("sluice-job-store-" + UUID.randomUUID().toString().substring(0, 8));
     // Quartz's JobStoreTX manages its transactions itself and expects auto-commit off on what it gets
     h.setAutoCommit(false);
-    h.setConnectionTimeout(10_000);
+    h.setConnectionTimeout(5_000);
     // a start against a database that is down fails in seconds, with the driver's reason
-    h.setInitializationFailTimeout(10_000);
+    h.setInitializationFailTimeout(3_000);
     try {
       return new HikariDataSource(h);
     } catch (RuntimeException e) {
