@@ -39,8 +39,11 @@ final class ConfigShape {
       "name", SCALAR, "layer", SCALAR, "source", SOURCE, "columns", listOf(DERIVED), "filter", SCALAR,
       "expectations", listOf(EXPECTATION), "dedup", DEDUP, "joins", listOf(JOIN), "aggregate", AGGREGATE,
       "sink", SINK, "trigger", TRIGGER, "schedule", SCHEDULE, "after", SCALAR_LIST);
+  static final Shape JOB_STORE = object("url", SCALAR, "user", SCALAR, "password", SCALAR, "pool_size", SCALAR);
+  static final Shape SERVICE = object("job_store", JOB_STORE, "instance_id", SCALAR, "checkin_interval", SCALAR);
   static final Shape ROOT = object(
-      "warehouse", SCALAR, "storage", STORAGE, "defaults", DEFAULTS, "pipelines", listOf(PIPELINE));
+      "warehouse", SCALAR, "storage", STORAGE, "defaults", DEFAULTS, "pipelines", listOf(PIPELINE),
+      "service", SERVICE);
 
   private ConfigShape() {}
 }

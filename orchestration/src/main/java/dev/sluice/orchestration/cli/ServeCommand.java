@@ -17,7 +17,9 @@ import picocli.CommandLine.ParentCommand;
     "Quartz fires each pipeline's schedule as an availableNow run (never overlapping itself; pipelines with"
     + " 'after' run when their upstreams succeeded); pipelines with a processing_time trigger run continuously."
     + " Failed runs are retried (3 attempts, backoff from 1 s) and recorded for 'sluice status'. Ctrl-C or"
-    + " SIGTERM stops gracefully: every query finishes or abandons its current batch, nothing half-committed.")
+    + " SIGTERM stops gracefully: every query finishes or abandons its current batch, nothing half-committed."
+    + " With a 'service:' section, nodes on the same PostgreSQL form a Quartz cluster: each fire runs on one node,"
+    + " and a dead node's runs are fired again on another.")
 final class ServeCommand implements Callable<Integer> {
   @ParentCommand
   SluiceCli root;
@@ -36,6 +38,10 @@ final class ServeCommand implements Callable<Integer> {
             : !p.after().isEmpty() ? "after " + String.join(", ", p.after())
             : "not scheduled (run it with 'sluice run')";
         t.info("  " + p.name() + ": " + how);
+      }
+      if (service.clustered()) {
+        t.info("Node " + service.node() + " of the cluster on " + c.service().orElseThrow().jobStore().url()
+            + ": each fire runs on one node; 'sluice runs " + config + "' shows every node's runs.");
       }
       t.info("Serving " + c.pipelines().size() + " pipelines; Ctrl-C or SIGTERM stops.");
       service.awaitStop();

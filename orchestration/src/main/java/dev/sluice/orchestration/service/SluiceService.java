@@ -5,6 +5,7 @@ import dev.sluice.config.SluiceConfig;
 import dev.sluice.ingestion.SluiceSession;
 import dev.sluice.orchestration.Sessions;
 import dev.sluice.orchestration.service.RunRecord.Cause;
+import dev.sluice.orchestration.service.cluster.ClusterStore;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -58,7 +59,8 @@ public final class SluiceService implements AutoCloseable {
   private final SluiceSession session;
   private final boolean ownsSession;
   private final ServiceOptions options;
-  private final RunHistory history;
+  private final ClusterStore cluster;
+  private final RunStore history;
   private final ActiveRuns active = new ActiveRuns();
   private final RunCounter counter;
   private final PipelineRuns runs;
@@ -68,12 +70,14 @@ public final class SluiceService implements AutoCloseable {
   private Fires fires;
   private volatile Thread shutdownHook;
 
-  private SluiceService(SluiceConfig config, SluiceSession session, boolean ownsSession, ServiceOptions options) {
+  private SluiceService(SluiceConfig config, SluiceSession session, boolean ownsSession, ServiceOptions options,
+      ClusterStore cluster) {
     this.config = config;
     this.session = session;
     this.ownsSession = ownsSession;
     this.options = options;
-    this.history = new RunHistory(options.historyLimit());
+    this.cluster = cluster;
+    this.history = cluster == null ? RunStore.inMemory(options.historyLimit()) : cluster.runs();
     this.counter = new RunCounter(config.pipelines().stream().map(PipelineConfig::name).collect(Collectors.toSet()));
     this.runs = new PipelineRuns(config, session, options, history, active, counter);
   }
@@ -93,7 +97,16 @@ public final class SluiceService implements AutoCloseable {
   }
 
   private static SluiceService start(SluiceConfig config, SluiceSession session, boolean owns, ServiceOptions options) {
-    SluiceService s = new SluiceService(config, session, owns, options);
+    ClusterStore cluster;
+    try {
+      cluster = config.service().map(ClusterStore::open).orElse(null);
+    } catch (RuntimeException e) {
+      if (owns) {
+        session.close();
+      }
+      throw e;
+    }
+    SluiceService s = new SluiceService(config, session, owns, options, cluster);
     try {
       s.schedule();
     } catch (SchedulerException | RuntimeException e) {
@@ -107,19 +120,26 @@ public final class SluiceService implements AutoCloseable {
   private void schedule() throws SchedulerException {
     long continuous = config.pipelines().stream().filter(PipelineRuns::continuous).count();
     // each continuous query holds a worker for as long as it runs
-    scheduler = options.scheduler().create("sluice-" + UUID.randomUUID().toString().substring(0, 8),
+    SchedulerProvider provider = cluster == null ? options.scheduler() : cluster.schedulers();
+    scheduler = provider.create("sluice-" + UUID.randomUUID().toString().substring(0, 8),
         options.threads() + (int) continuous);
     scheduler.setJobFactory((bundle, s) -> new PipelineJob(runs));
     fires = new Fires(scheduler);
     runs.fires(fires);
+    if (cluster != null) {
+      runs.clusterNode(scheduler.getSchedulerInstanceId());
+      LOG.info("Joining the Sluice cluster as node {} (check-in every {})", scheduler.getSchedulerInstanceId(),
+          config.service().orElseThrow().checkinInterval());
+    }
     session.streams().addListener(counter);
+    fires.removeJobsOtherThan(config.pipelines().stream().map(PipelineConfig::name).collect(Collectors.toSet()));
     for (PipelineConfig p : config.pipelines()) {
       fires.addJob(p.name());
       if (PipelineRuns.continuous(p)) {
         p.schedule().ifPresent(s -> LOG.warn("Pipeline {} has trigger processing_time, so it runs continuously;"
             + " its schedule is ignored (remove it, or use trigger: available_now to run it on the schedule)",
             p.name()));
-        fires.once(p.name(), Instant.now(), Cause.CONTINUOUS, 1);
+        fires.continuous(p.name());
         LOG.info("Pipeline {}: continuous ({})", p.name(), p.trigger());
       } else if (p.schedule().isPresent()) {
         fires.schedule(p.name(), p.schedule().get());
@@ -135,10 +155,28 @@ public final class SluiceService implements AutoCloseable {
     scheduler.start();
   }
 
-  /** The pipeline's run records, oldest first (at most {@link ServiceOptions#historyLimit()}). */
+  /**
+   * The pipeline's run records, oldest first (at most {@link ServiceOptions#historyLimit()}; with a cluster store the
+   * latest 100, of every node).
+   */
   public List<RunRecord> runs(String pipeline) {
     requirePipeline(pipeline);
     return history.runs(pipeline);
+  }
+
+  /** The run history: this node's in memory, or the cluster's table shared by every node. */
+  public RunStore runStore() {
+    return history;
+  }
+
+  /** This node's name in run records: its cluster instance id, or {@link RunRecord#LOCAL_NODE}. */
+  public String node() {
+    return runs.node();
+  }
+
+  /** Whether the service runs on the cluster store (the config's {@code service:} section). */
+  public boolean clustered() {
+    return cluster != null;
   }
 
   /** The pipeline's latest run record, if it has run since the service started. */
@@ -207,6 +245,9 @@ public final class SluiceService implements AutoCloseable {
       active.stopAll();
       boolean idle = awaitIdle();
       shutdownScheduler(idle);
+      if (cluster != null) {
+        cluster.close();
+      }
       session.streams().removeListener(counter);
       if (ownsSession) {
         session.close();
