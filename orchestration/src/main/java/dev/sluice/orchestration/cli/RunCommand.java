@@ -33,14 +33,21 @@ final class RunCommand implements Callable<Integer> {
   @Option(names = "--available-now", description = "Process what is available now, then stop.")
   boolean availableNow;
 
+  @Option(names = "--report-json", paramLabel = "FILE",
+      description = "When the run ends, write per-pipeline wall and CPU time, rows and the peak used heap "
+      + "(sampled every 20 ms) to FILE as JSON (for benchmarks).")
+  Path reportJson;
+
   @Override
   public Integer call() {
     Terminal terminal = root.terminal();
     SluiceConfig c = Pipelines.load(config);
     List<PipelineConfig> selected = Pipelines.withUpstreams(c, pipelines);
     List<PipelineRuns.Outcome> outcomes;
-    try (PipelineRuns runs = new PipelineRuns(c, terminal)) {
+    try (PipelineRuns runs = new PipelineRuns(c, terminal);
+         RunReport report = RunReport.open(reportJson, runs.session(), selected)) {
       outcomes = availableNow ? runs.runAvailableNow(selected) : runs.runConfigured(selected);
+      report.finish(outcomes);
     }
     long failed = outcomes.stream().filter(o -> !o.succeeded()).count();
     if (failed > 0) {
