@@ -31,26 +31,26 @@ import picocli.CommandLine.Option;
 final class MedallionCommand implements Callable<Integer> {
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  @Option(names = "--events", description = "Order events to generate when --data has none (default ${DEFAULT-VALUE}).")
+  @Option(names = "--events", paramLabel = "N", description = "Order events to generate when --data has none (default ${DEFAULT-VALUE}).")
   long events = 2_000_000;
 
-  @Option(names = "--rounds", description = "Rounds; each runs every engine once (default ${DEFAULT-VALUE}).")
+  @Option(names = "--rounds", paramLabel = "N", description = "Rounds; each runs every engine once (default ${DEFAULT-VALUE}).")
   int rounds = 3;
 
-  @Option(names = "--xmx", description = "Sluice's heap: SLUICE_JAVA_OPTS=-Xmx<this> (default ${DEFAULT-VALUE}).")
+  @Option(names = "--xmx", paramLabel = "SIZE", description = "Sluice's heap: SLUICE_JAVA_OPTS=-Xmx<this> (default ${DEFAULT-VALUE}).")
   String xmx = "1g";
 
-  @Option(names = "--sluice-java-opts", description = "More JVM options for Sluice (e.g. a JFR recording).")
+  @Option(names = "--sluice-java-opts", paramLabel = "OPTS", description = "More JVM options for Sluice (e.g. a JFR recording).")
   String sluiceJavaOpts = "";
 
-  @Option(names = "--data", description = "Data set (input/, customers/); generated there when it has no input/ "
+  @Option(names = "--data", paramLabel = "DIR", description = "Data set (input/, customers/); generated there when it has no input/ "
       + "(default: <work>/data-<events>).")
   Path data;
 
-  @Option(names = "--work", description = "Warehouses, logs and results (default: <tmpdir>/sluice-bench).")
+  @Option(names = "--work", paramLabel = "DIR", description = "Warehouses, logs and results (default: <tmpdir>/sluice-bench).")
   Path work = Path.of(System.getProperty("java.io.tmpdir"), "sluice-bench");
 
-  @Option(names = "--results", description = "Results file, JSON lines (default: <work>/medallion-<time>.jsonl).")
+  @Option(names = "--results", paramLabel = "FILE", description = "Results file, JSON lines (default: <work>/medallion-<time>.jsonl).")
   Path results;
 
   @Option(names = "--skip-spark", description = "Do not run the Spark baseline.")
@@ -59,11 +59,15 @@ final class MedallionCommand implements Callable<Integer> {
   @Option(names = "--skip-duckdb", description = "Do not run DuckDB.")
   boolean skipDuckdb;
 
-  @Option(names = "--spark-home", description = "A spark-baseline folder (built or not; default: shared/spark-baseline "
+  @Option(names = "--spark-home", paramLabel = "DIR", description = "A spark-baseline folder (built or not; default: shared/spark-baseline "
       + "beside the checkout).")
   Path sparkHome;
 
-  @Option(names = "--generator", description = "auto (the Spark baseline's when found, else Sluice's), spark or sluice "
+  @Option(names = "--spark-arg", paramLabel = "ARG", description = "One more argument for the Spark baseline's "
+      + "`run.sh run` (repeatable), e.g. --spark-arg=--no-check to leave out its result check.")
+  List<String> sparkArgs = new ArrayList<>();
+
+  @Option(names = "--generator", paramLabel = "auto|spark|sluice", description = "auto (the Spark baseline's when found, else Sluice's), spark or sluice "
       + "(default ${DEFAULT-VALUE}).")
   String generator = "auto";
 
@@ -176,7 +180,9 @@ final class MedallionCommand implements Callable<Integer> {
   private Map<String, Object> spark(Path home, Path data, Path dir) throws IOException, InterruptedException {
     Path out = dir.resolve("spark-run");
     deleteTree(out);
-    ChildRun.Result r = ChildRun.run("spark", SparkBaseline.runCommand(home, data, out), Map.of(), home, dir);
+    List<String> command = new ArrayList<>(SparkBaseline.runCommand(home, data, out));
+    command.addAll(sparkArgs);
+    ChildRun.Result r = ChildRun.run("spark", command, Map.of(), home, dir);
     Map<String, Object> run = common("spark", r);
     JsonNode initial = null;
     for (String line : r.stdoutText().split("\n")) {
