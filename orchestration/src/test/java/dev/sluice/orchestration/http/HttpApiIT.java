@@ -7,6 +7,11 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import org.hawkular.agent.prometheus.types.Counter;
+import org.hawkular.agent.prometheus.types.Gauge;
+import org.hawkular.agent.prometheus.types.Histogram;
+import org.hawkular.agent.prometheus.types.MetricType;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -165,6 +170,52 @@ class HttpApiIT {
     assertThat(f.get("/assets/uPlot.iife.min.js").body()).contains("uPlot");
     assertThat(f.get("/assets/uPlot.LICENSE").body()).contains("MIT");
     assertThat(f.get("/dashboard.js").status()).isEqualTo(200);
+  }
+
+  @Test
+  void metricsParseAsPrometheusTextAndCountTheLedgerBatchesStateAndBacklog() {
+    HttpFixture.Response r = f.get("/metrics");
+    assertThat(r.status()).isEqualTo(200);
+    assertThat(r.headers().get("content-type").get(0)).startsWith("text/plain");
+    PrometheusText m = PrometheusText.parse(r.body());
+    Map<String, String> bronze = Map.of("pipeline", "orders_bronze");
+
+    assertThat(m.metric("sluice_pipeline_rows_total", Counter.class, Map.of("pipeline", "orders_bronze", "outcome",
+        "in")).getValue()).isEqualTo(HttpFixture.FILES * HttpFixture.LINES);
+    JsonNode silver = f.get("/api/pipelines/orders_silver").json();
+    silver.path("recentLedger").fields().forEachRemaining(e -> assertThat(m.metric("sluice_pipeline_rows_total",
+        Counter.class, Map.of("pipeline", "orders_silver", "outcome", e.getKey())).getValue())
+        .as(e.getKey()).isEqualTo(e.getValue().asDouble()));
+    assertThat(m.metric("sluice_pipeline_batches_total", Counter.class, bronze).getValue())
+        .isEqualTo(HttpFixture.FILES);
+
+    Histogram duration = m.metric("sluice_pipeline_batch_duration_seconds", Histogram.class, bronze);
+    assertThat(duration.getSampleCount()).isEqualTo(HttpFixture.FILES);
+    assertThat(duration.getSampleSum()).isPositive();
+    assertThat(duration.getBuckets()).extracting(Histogram.Bucket::getUpperBound).contains(0.1, 1.0, 60.0,
+        Double.POSITIVE_INFINITY);
+    assertThat(m.family("sluice_pipeline_batch_duration_seconds").get().getType()).isEqualTo(MetricType.HISTOGRAM);
+
+    assertThat(m.metric("sluice_pipeline_backlog_files", Gauge.class, bronze).getValue()).isZero();
+    assertThat(m.metric("sluice_pipeline_backlog_bytes", Gauge.class, bronze).getValue()).isZero();
+    assertThat(m.metric("sluice_pipeline_backlog_commits", Gauge.class, Map.of("pipeline", "orders_silver"))
+        .getValue()).isZero();
+    assertThat(m.metric("sluice_pipeline_watermark_lag_seconds", Gauge.class, Map.of("pipeline", "orders_silver"))
+        .getValue()).isEqualTo(silver.path("watermarkLagSeconds").asDouble());
+    String operator = silver.path("stateOperators").get(0).path("operatorName").asText();
+    assertThat(m.metric("sluice_pipeline_state_rows", Gauge.class, Map.of("pipeline", "orders_silver", "operator",
+        operator)).getValue()).isEqualTo(silver.path("stateOperators").get(0).path("numRowsTotal").asDouble());
+    assertThat(m.metric("sluice_pipeline_state_memory_bytes", Gauge.class, Map.of("pipeline", "orders_silver",
+        "operator", operator)).getValue()).isPositive();
+
+    assertThat(m.metric("sluice_pipeline_runs_total", Counter.class, Map.of("pipeline", "orders_bronze", "outcome",
+        "succeeded")).getValue()).isEqualTo(1);
+    assertThat(m.metric("sluice_pipeline_run_failures_total", Counter.class, bronze).getValue()).isZero();
+    assertThat(m.metric("sluice_pipeline_misfires_total", Counter.class, bronze).getValue()).isZero();
+    assertThat(m.metric("sluice_pipeline_paused", Gauge.class, bronze).getValue()).isZero();
+    assertThat(m.family("jvm_memory_used_bytes")).isPresent();
+    assertThat(m.family("jvm_threads_live_threads")).isPresent();
+    assertThat(m.family("process_uptime_seconds")).isPresent();
   }
 
   static List<String> names(JsonNode list) {
