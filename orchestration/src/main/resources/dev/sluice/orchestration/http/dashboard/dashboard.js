@@ -11,6 +11,8 @@
     { id: 'chart-lag', label: 'lag s', color: '#d97706', value: b => b.watermarkLagSeconds },
     { id: 'chart-state', label: 'state rows', color: '#9333ea', value: b => b.stateRows },
   ];
+  // compact tick labels (1.2K, 93M) keep large values (a watermark years behind, say) inside the axis
+  const COMPACT = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
   const state = { token: sessionStorage.getItem('sluiceToken'), selected: location.hash.slice(1) || null,
     charts: {}, ledgerKeys: '' };
 
@@ -116,6 +118,7 @@
       if (c) c.plot.destroy();
       const opts = { width: Math.max(240, host.clientWidth || 380), height: 150, legend: { show: series.length > 1 },
         scales: { x: { time: true } }, cursor: { show: true },
+        axes: [{}, { size: 56, values: (u, ticks) => ticks.map(v => COMPACT.format(v)) }],
         series: [{}].concat(series.map(s => ({ label: s.label, stroke: s.color, width: 2, spanGaps: true,
           points: { show: true, size: 5, fill: s.color } }))) };
       c = state.charts[id] = { key, plot: new uPlot(opts, data, host) };
