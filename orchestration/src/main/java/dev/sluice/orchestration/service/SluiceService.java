@@ -14,9 +14,11 @@ import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.quartz.Scheduler;
 import org.quartz.SchedulerException;
+import org.quartz.impl.matchers.GroupMatcher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -64,6 +66,7 @@ public final class SluiceService implements AutoCloseable {
   private final ActiveRuns active = new ActiveRuns();
   private final RunCounter counter;
   private final PipelineRuns runs;
+  private final Misfires misfires = new Misfires();
   private final AtomicBoolean stopCalled = new AtomicBoolean();
   private final CountDownLatch stopped = new CountDownLatch(1);
   private Scheduler scheduler;
@@ -124,6 +127,7 @@ public final class SluiceService implements AutoCloseable {
     scheduler = provider.create("sluice-" + UUID.randomUUID().toString().substring(0, 8),
         options.threads() + (int) continuous);
     scheduler.setJobFactory((bundle, s) -> new PipelineJob(runs));
+    scheduler.getListenerManager().addTriggerListener(misfires);
     fires = new Fires(scheduler);
     runs.fires(fires);
     if (cluster != null) {
@@ -212,6 +216,83 @@ public final class SluiceService implements AutoCloseable {
     } catch (SchedulerException e) {
       throw new IllegalStateException("Could not trigger pipeline " + pipeline + ": " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * Pauses the pipeline: none of its triggers fires (schedule, upstream, retry, manual) until {@link #resume}; a run
+   * in progress goes on. A pause lasts as long as the scheduler's job store (the service, with the RAM store).
+   *
+   * @throws IllegalArgumentException when the config has no such pipeline
+   */
+  public void pause(String pipeline) {
+    requirePipeline(pipeline);
+    try {
+      // a paused trigger group also pauses the triggers added to it later (Fires puts them there)
+      scheduler.pauseTriggers(GroupMatcher.triggerGroupEquals(pipeline));
+    } catch (SchedulerException e) {
+      throw new IllegalStateException("Could not pause pipeline " + pipeline + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Resumes a paused pipeline; a schedule that fell due while paused fires once, now (its misfire rule).
+   *
+   * @throws IllegalArgumentException when the config has no such pipeline
+   */
+  public void resume(String pipeline) {
+    requirePipeline(pipeline);
+    try {
+      scheduler.resumeTriggers(GroupMatcher.triggerGroupEquals(pipeline));
+    } catch (SchedulerException e) {
+      throw new IllegalStateException("Could not resume pipeline " + pipeline + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Whether the pipeline is paused ({@link #pause}). */
+  public boolean paused(String pipeline) {
+    requirePipeline(pipeline);
+    try {
+      return scheduler.getPausedTriggerGroups().contains(pipeline);
+    } catch (SchedulerException e) {
+      throw new IllegalStateException("Could not read the state of pipeline " + pipeline + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Whether a run of the pipeline is in progress now. */
+  public boolean running(String pipeline) {
+    requirePipeline(pipeline);
+    return active.running(pipeline);
+  }
+
+  /** Fires of the pipeline's triggers that came late (the misfire threshold) since the service started. */
+  public long misfires(String pipeline) {
+    requirePipeline(pipeline);
+    return misfires.of(pipeline);
+  }
+
+  /** Calls {@code listener} with every run recorded from now on (on the run's thread; it must be quick). */
+  public void onRun(Consumer<RunRecord> listener) {
+    history.listen(listener);
+  }
+
+  /** Whether the scheduler runs and the service is not stopping: it takes fires. */
+  public boolean ready() {
+    try {
+      return !stopCalled.get() && scheduler != null && scheduler.isStarted() && !scheduler.isInStandbyMode()
+          && !scheduler.isShutdown();
+    } catch (SchedulerException e) {
+      return false;
+    }
+  }
+
+  /** The configuration the service runs. */
+  public SluiceConfig config() {
+    return config;
+  }
+
+  /** The session the service's queries run on (its listeners see every batch). */
+  public SluiceSession session() {
+    return session;
   }
 
   /** Pipelines running at this moment. */
