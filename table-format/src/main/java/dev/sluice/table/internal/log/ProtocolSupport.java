@@ -13,15 +13,22 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Which Delta protocols Sluice reads and writes. Reads: reader version 1, or 3 with no reader features.
+ * Which Delta protocols Sluice reads and writes. Reads: reader version 1, or 3 with no reader features but
+ * {@code vacuumProtocolCheck}.
  * Writes: additionally writer version 1 or 2, or 7 with only {@code appendOnly}, {@code invariants} and
- * {@code changeDataFeed}, and no column carrying {@code delta.invariants} (Sluice does not evaluate them).
+ * {@code changeDataFeed} (and {@code vacuumProtocolCheck}), and no column carrying {@code delta.invariants} (Sluice does not evaluate them).
  */
 public final class ProtocolSupport {
   /** Reader features Sluice implements: none, so reader 3 tables are readable only with an empty list. */
-  static final Set<String> READER_FEATURES = Set.of();
+  static final Set<String> READER_FEATURES = Set.of(ProtocolSupport.VACUUM_PROTOCOL_CHECK);
   /** Writer features Sluice implements when writing (invariants only while no column declares one). */
-  static final Set<String> WRITER_FEATURES = Set.of("appendOnly", "invariants", "changeDataFeed");
+  static final Set<String> WRITER_FEATURES = Set.of("appendOnly", "invariants", "changeDataFeed",
+      ProtocolSupport.VACUUM_PROTOCOL_CHECK);
+  /**
+   * The reader-writer feature that obliges VACUUM to check the writer protocol too; it changes nothing else, and
+   * {@code dev.sluice.table.Vacuum} honours it.
+   */
+  public static final String VACUUM_PROTOCOL_CHECK = "vacuumProtocolCheck";
   /** Writer-only features that still change what a reader sees (string ordering, so stats and comparisons). */
   private static final Set<String> READ_AFFECTING_WRITER_FEATURES = Set.of("collations", "collations-preview");
   private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -188,7 +195,7 @@ public final class ProtocolSupport {
   private static UnsupportedTableFeatureException unsupportedRead(String table, String what) {
     return new UnsupportedTableFeatureException("Cannot read " + table + ": it requires " + what
         + ", which Sluice does not support. Sluice reads tables at reader version 1 (and reader version 3 with no"
-        + " reader features). Read it with an engine that supports these features, or recreate it without them.");
+        + " reader features but vacuumProtocolCheck). Read it with an engine that supports these features, or recreate it without them.");
   }
 
   private static UnsupportedTableFeatureException unsupportedWrite(String table, String what) {
