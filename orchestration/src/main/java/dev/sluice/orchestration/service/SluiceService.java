@@ -109,7 +109,8 @@ public final class SluiceService implements AutoCloseable {
     // each continuous query holds a worker for as long as it runs
     scheduler = options.scheduler().create("sluice-" + UUID.randomUUID().toString().substring(0, 8),
         options.threads() + (int) continuous);
-    scheduler.setJobFactory((bundle, s) -> new PipelineJob(runs));
+    MaintenanceRuns maintenance = new MaintenanceRuns(config, session, active);
+    scheduler.setJobFactory((bundle, s) -> new PipelineJob(runs, maintenance));
     fires = new Fires(scheduler);
     runs.fires(fires);
     session.streams().addListener(counter);
@@ -132,6 +133,7 @@ public final class SluiceService implements AutoCloseable {
             p.name());
       }
     }
+    MaintenanceSchedule.schedule(scheduler, config);
     scheduler.start();
   }
 
