@@ -144,10 +144,13 @@ final class ConfigReader {
     Integer maxFiles = defaults.has("max_files_per_trigger") ? defaults.integer("max_files_per_trigger", 1) : null;
     Integer retain = defaults.has("min_batches_to_retain") ? defaults.integer("min_batches_to_retain", 1)
         : Integer.valueOf(Defaults.DEFAULT_MIN_BATCHES_TO_RETAIN);
-    if (trigger == null || retain == null || (defaults.has("max_files_per_trigger") && maxFiles == null)) {
+    MaintenanceReader.Read maintenance = MaintenanceReader.read(defaults);
+    if (trigger == null || retain == null || maintenance == null
+        || (defaults.has("max_files_per_trigger") && maxFiles == null)) {
       return null;
     }
-    return new Defaults(trigger, maxFiles == null ? OptionalInt.empty() : OptionalInt.of(maxFiles), retain);
+    return new Defaults(trigger, maxFiles == null ? OptionalInt.empty() : OptionalInt.of(maxFiles), retain,
+        maintenance.over(dev.sluice.config.MaintenanceConfig.none()));
   }
 
   /** {@code available_now}, {@code once}, or {@code {processing_time: 30 seconds}}. */

@@ -126,7 +126,8 @@ public final class SluiceService implements AutoCloseable {
     SchedulerProvider provider = cluster == null ? options.scheduler() : cluster.schedulers();
     scheduler = provider.create("sluice-" + UUID.randomUUID().toString().substring(0, 8),
         options.threads() + (int) continuous);
-    scheduler.setJobFactory((bundle, s) -> new PipelineJob(runs));
+    MaintenanceRuns maintenance = new MaintenanceRuns(config, session, active);
+    scheduler.setJobFactory((bundle, s) -> new PipelineJob(runs, maintenance));
     scheduler.getListenerManager().addTriggerListener(misfires);
     fires = new Fires(scheduler);
     runs.fires(fires);
@@ -156,6 +157,7 @@ public final class SluiceService implements AutoCloseable {
             p.name());
       }
     }
+    MaintenanceSchedule.schedule(scheduler, config);
     scheduler.start();
   }
 
