@@ -9,6 +9,11 @@ public final class Sessions {
   private Sessions() {}
 
   public static SluiceSession forConfig(SluiceConfig config) {
+    return builder(config).build();
+  }
+
+  /** A session builder with the configuration's storage settings, for callers that add more (store wrappers). */
+  public static SluiceSession.Builder builder(SluiceConfig config) {
     SluiceSession.Builder b = SluiceSession.builder();
     StorageConfig s = config.storage();
     if (s != null) {
@@ -22,6 +27,6 @@ public final class Sessions {
       t.socket().ifPresent(i -> b.storageOption("socket-timeout", i.duration().toMillis() + "ms"));
       t.attempt().ifPresent(i -> b.storageOption("attempt-timeout", i.duration().toMillis() + "ms"));
     }
-    return b.build();
+    return b;
   }
 }
