@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * more rounds ({@code sluice.chaos.faultRounds}).
  */
 class ChaosStorageFaultsIT {
-  static final int ROUNDS = Integer.getInteger("sluice.chaos.faultRounds", 2);
+  static final int ROUNDS = Integer.getInteger("sluice.chaos.faultRounds", 1);
   static final double RATE = 0.05;
   @TempDir Path dir;
 
@@ -48,7 +48,7 @@ class ChaosStorageFaultsIT {
       }).build();
       try (faulty) {
         for (int round = 0; round < ROUNDS; round++) {
-          s.land(4, 150);
+          s.land(3, 100);
           boolean done = false;
           for (int attempt = 0; attempt < 20 && !done; attempt++) {
             List<PipelineRunner.RunResult> results = s.run(faulty);

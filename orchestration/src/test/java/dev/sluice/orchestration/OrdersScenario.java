@@ -66,6 +66,11 @@ final class OrdersScenario {
     }
   }
 
+  /** For a copy of another scenario's folder: the next landed file follows the {@code count} already there. */
+  void landedBefore(int count) {
+    files += count;
+  }
+
   void land(int count, int linesPerFile) {
     generator.writeOrders(dir.resolve("input"), files, count, linesPerFile);
     files += count;
