@@ -9,11 +9,11 @@ public final class Sessions {
   private Sessions() {}
 
   public static SluiceSession forConfig(SluiceConfig config) {
-    return builderFor(config).build();
+    return builder(config).build();
   }
 
-  /** A session builder with the configuration's storage settings, for callers that set more. */
-  public static SluiceSession.Builder builderFor(SluiceConfig config) {
+  /** A session builder with the configuration's storage settings, for callers that add more (store wrappers). */
+  public static SluiceSession.Builder builder(SluiceConfig config) {
     SluiceSession.Builder b = SluiceSession.builder();
     StorageConfig s = config.storage();
     if (s != null) {

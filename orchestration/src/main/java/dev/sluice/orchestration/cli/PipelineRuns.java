@@ -45,7 +45,7 @@ final class PipelineRuns implements AutoCloseable {
   PipelineRuns(SluiceConfig config, Terminal terminal, java.time.Duration leaseWait) {
     this.config = config;
     this.terminal = terminal;
-    this.session = Sessions.builderFor(config).runnerLeaseWait(leaseWait).build();
+    this.session = Sessions.builder(config).runnerLeaseWait(leaseWait).build();
     this.hook = new Thread(this::stopFromSignal, "sluice-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
   }
