@@ -2,6 +2,7 @@ package dev.sluice.orchestration.http;
 
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.ingestion.SluiceSession;
+import dev.sluice.orchestration.service.RunLog;
 import dev.sluice.orchestration.service.RunRecord;
 import dev.sluice.orchestration.service.SluiceService;
 import java.time.Instant;
@@ -49,7 +50,10 @@ public interface ServiceView {
   /** Calls {@code listener} with each run recorded from now on. */
   void onRun(Consumer<RunRecord> listener);
 
-  /** The view of a service running in this JVM. */
+  /**
+   * The view of a service running in this JVM. Before a pipeline's first run in this process, its last run is the
+   * one a previous service recorded beside its checkpoint ({@link RunLog}), as {@code sluice status} shows it.
+   */
   static ServiceView of(SluiceService service) {
     return new ServiceView() {
       @Override
@@ -69,7 +73,8 @@ public interface ServiceView {
 
       @Override
       public Optional<RunRecord> lastRun(String pipeline) {
-        return service.lastRun(pipeline);
+        return service.lastRun(pipeline).or(() -> service.config().pipeline(pipeline)
+            .flatMap(p -> RunLog.read(service.session(), service.config(), p)));
       }
 
       @Override

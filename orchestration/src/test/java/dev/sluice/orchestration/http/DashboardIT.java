@@ -11,6 +11,7 @@ import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
@@ -40,11 +41,17 @@ class DashboardIT {
   static HttpFixture f;
   static ChromeDriver browser;
 
+  static final boolean INSTALLED = Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
+  static final String NOT_INSTALLED = "Skipping the dashboard test: headless Chromium is not installed (" + CHROMIUM
+      + ", " + CHROMEDRIVER + "). Install Debian's packages: apt-get install -y chromium chromium-driver"
+      + " (.ci/run does)";
+
   @BeforeAll
   static void start() {
-    Assumptions.assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
-        "Skipping the dashboard test: headless Chromium is not installed (" + CHROMIUM + ", " + CHROMEDRIVER
-            + "). Install Debian's packages: apt-get install -y chromium chromium-driver (.ci/run does)");
+    if (!INSTALLED) {
+      System.err.println(NOT_INSTALLED);
+      return;
+    }
     f = HttpFixture.loopback(dir.resolve("service"));
     f.runChain();
     ChromeOptions options = new ChromeOptions();
@@ -57,6 +64,12 @@ class DashboardIT {
         .usingAnyFreePort().build();
     browser = new ChromeDriver(driver, options);
     browser.manage().timeouts().scriptTimeout(Duration.ofSeconds(10));
+  }
+
+  /** Each test is reported skipped, with the reason, where Chromium is missing. */
+  @BeforeEach
+  void requireChromium() {
+    Assumptions.assumeTrue(INSTALLED, NOT_INSTALLED);
   }
 
   @AfterAll
