@@ -62,6 +62,7 @@ public final class SluiceService implements AutoCloseable {
   private final boolean ownsSession;
   private final ServiceOptions options;
   private final ClusterStore cluster;
+  private final boolean ownsCluster;
   private final RunStore history;
   private final ActiveRuns active = new ActiveRuns();
   private final RunCounter counter;
@@ -74,12 +75,13 @@ public final class SluiceService implements AutoCloseable {
   private volatile Thread shutdownHook;
 
   private SluiceService(SluiceConfig config, SluiceSession session, boolean ownsSession, ServiceOptions options,
-      ClusterStore cluster) {
+      ClusterStore cluster, boolean ownsCluster) {
     this.config = config;
     this.session = session;
     this.ownsSession = ownsSession;
     this.options = options;
     this.cluster = cluster;
+    this.ownsCluster = ownsCluster;
     this.history = cluster == null ? RunStore.inMemory(options.historyLimit()) : cluster.runs();
     this.counter = new RunCounter(config.pipelines().stream().map(PipelineConfig::name).collect(Collectors.toSet()));
     this.runs = new PipelineRuns(config, session, options, history, active, counter);
@@ -99,9 +101,19 @@ public final class SluiceService implements AutoCloseable {
     return start(config, Sessions.forConfig(config), true, options);
   }
 
+  /**
+   * Starts the service as a node of the cluster on {@code cluster} (which the caller opened, for example with a
+   * decorated connection pool, and closes after {@link #stop()}), whatever the config's {@code service:} section says.
+   */
+  public static SluiceService start(SluiceConfig config, SluiceSession session, ServiceOptions options,
+      ClusterStore cluster) {
+    return start(config, session, false, options, java.util.Objects.requireNonNull(cluster, "cluster"), false);
+  }
+
   private static SluiceService start(SluiceConfig config, SluiceSession session, boolean owns, ServiceOptions options) {
     ClusterStore cluster;
     try {
+      // the config's service: section makes this node part of a cluster; ClusterStore names a store it cannot use
       cluster = config.service().map(ClusterStore::open).orElse(null);
     } catch (RuntimeException e) {
       if (owns) {
@@ -109,7 +121,12 @@ public final class SluiceService implements AutoCloseable {
       }
       throw e;
     }
-    SluiceService s = new SluiceService(config, session, owns, options, cluster);
+    return start(config, session, owns, options, cluster, true);
+  }
+
+  private static SluiceService start(SluiceConfig config, SluiceSession session, boolean owns, ServiceOptions options,
+      ClusterStore cluster, boolean ownsCluster) {
+    SluiceService s = new SluiceService(config, session, owns, options, cluster, ownsCluster);
     try {
       s.schedule();
     } catch (SchedulerException | RuntimeException e) {
@@ -133,8 +150,7 @@ public final class SluiceService implements AutoCloseable {
     runs.fires(fires);
     if (cluster != null) {
       runs.clusterNode(scheduler.getSchedulerInstanceId());
-      LOG.info("Joining the Sluice cluster as node {} (check-in every {})", scheduler.getSchedulerInstanceId(),
-          config.service().orElseThrow().checkinInterval());
+      LOG.info("Joining the Sluice cluster as node {}", scheduler.getSchedulerInstanceId());
     }
     session.streams().addListener(counter);
     fires.removeJobsOtherThan(config.pipelines().stream().map(PipelineConfig::name).collect(Collectors.toSet()));
@@ -328,7 +344,7 @@ public final class SluiceService implements AutoCloseable {
       active.stopAll();
       boolean idle = awaitIdle();
       shutdownScheduler(idle);
-      if (cluster != null) {
+      if (cluster != null && ownsCluster) {
         cluster.close();
       }
       session.streams().removeListener(counter);
