@@ -63,7 +63,7 @@ public final class SluiceService implements AutoCloseable {
   private final ServiceOptions options;
   private final ClusterStore cluster;
   private final boolean ownsCluster;
-  private final RunStore history;
+  private final ListenedRunStore history;
   private final ActiveRuns active = new ActiveRuns();
   private final RunCounter counter;
   private final PipelineRuns runs;
@@ -82,7 +82,7 @@ public final class SluiceService implements AutoCloseable {
     this.options = options;
     this.cluster = cluster;
     this.ownsCluster = ownsCluster;
-    this.history = cluster == null ? RunStore.inMemory(options.historyLimit()) : cluster.runs();
+    this.history = new ListenedRunStore(cluster == null ? RunStore.inMemory(options.historyLimit()) : cluster.runs());
     this.counter = new RunCounter(config.pipelines().stream().map(PipelineConfig::name).collect(Collectors.toSet()));
     this.runs = new PipelineRuns(config, session, options, history, active, counter);
   }
