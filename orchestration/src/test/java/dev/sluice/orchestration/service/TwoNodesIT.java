@@ -18,9 +18,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The short cluster test of the normal build: two service nodes in this JVM on one embedded PostgreSQL share one
- * schedule — 16 fires, none twice, none left out — and one run history. {@code ClusterSchedulingIT} (profile
- * {@code cluster-it}) runs nodes in separate JVMs and kills one.
+ * Two service nodes in this JVM on one embedded PostgreSQL share one schedule — 16 fires, none twice, none left
+ * out — and one run history. {@code ClusterSchedulingIT} runs nodes in separate JVMs and kills one.
  */
 class TwoNodesIT {
   @TempDir Path dir;
