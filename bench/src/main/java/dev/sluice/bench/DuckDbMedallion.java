@@ -2,8 +2,6 @@ package dev.sluice.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -22,7 +20,7 @@ import java.util.Map;
  * {@link MedallionCommand} so that its process CPU and peak RSS are measured like the other engines';
  * prints one JSON object: the time of each statement and of all SQL, and the rows of each output.
  *
- * <p>Usage: {@code DuckDbMedallion DATA_DIR OUT_DIR [SQL_FILE]}; without SQL_FILE the copy in this jar.
+ * <p>Usage: {@code DuckDbMedallion DATA_DIR OUT_DIR SQL_FILE} (the shared baseline's file, never a copy of it).
  */
 public final class DuckDbMedallion {
   private static final String[] LAYERS = {"bronze", "silver", "gold"};
@@ -30,13 +28,13 @@ public final class DuckDbMedallion {
   private DuckDbMedallion() {}
 
   public static void main(String[] args) throws Exception {
-    if (args.length < 2) {
-      System.err.println("usage: DuckDbMedallion DATA_DIR OUT_DIR [SQL_FILE]");
+    if (args.length < 3) {
+      System.err.println("usage: DuckDbMedallion DATA_DIR OUT_DIR SQL_FILE");
       System.exit(2);
     }
     Path data = Path.of(args[0]).toAbsolutePath();
     Path out = Path.of(args[1]).toAbsolutePath();
-    String sql = args.length > 2 ? Files.readString(Path.of(args[2])) : bundledSql();
+    String sql = Files.readString(Path.of(args[2]));
     Files.createDirectories(out);
     System.out.println(new ObjectMapper().writeValueAsString(run(sql, data, out)));
   }
@@ -84,15 +82,5 @@ public final class DuckDbMedallion {
       out.add(current.toString().strip());
     }
     return out;
-  }
-
-  /** The copy of spark-baseline/duckdb/medallion.sql in this jar, for checkouts without ../shared. */
-  static String bundledSql() throws IOException {
-    try (InputStream in = DuckDbMedallion.class.getResourceAsStream("medallion.sql")) {
-      if (in == null) {
-        throw new IllegalStateException("medallion.sql is missing from the bench jar; rebuild the bench module");
-      }
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
   }
 }

@@ -227,9 +227,12 @@ final class MedallionCommand implements Callable<Integer> {
         "-Xmx512m", "-cp", System.getProperty("java.class.path"), DuckDbMedallion.class.getName(),
         data.toString(), out.toString()));
     Path shared = sparkHome != null ? sparkHome : SparkBaseline.locate(repo).orElse(null);
-    if (shared != null && Files.isRegularFile(shared.resolve("duckdb/medallion.sql"))) {
-      command.add(shared.resolve("duckdb/medallion.sql").toString());
+    if (shared == null || !Files.isRegularFile(shared.resolve("duckdb/medallion.sql"))) {
+      throw new IllegalStateException("DuckDB's reference is shared/spark-baseline/duckdb/medallion.sql beside the"
+          + " checkout, and it is not there" + (shared == null ? "" : " (looked in " + shared + ")")
+          + ": pass --spark-home DIR, or --skip-duckdb");
     }
+    command.add(shared.resolve("duckdb/medallion.sql").toString());
     ChildRun.Result r = ChildRun.run("duckdb", command, Map.of(), repo, dir);
     Map<String, Object> run = common("duckdb", r);
     if (r.succeeded()) {
