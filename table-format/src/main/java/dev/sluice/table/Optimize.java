@@ -188,11 +188,10 @@ public final class Optimize {
     }
     List<NewFile> out = new ArrayList<>();
     for (NewFile f : written) {
-      AddFile add = f.add().withDataChange(false);
-      if (ordering.isPresent()) {
-        add = new AddFile(add.path(), add.partitionValues(), add.size(), add.modificationTime(), false, add.stats(),
-            Map.of(CompactionPlan.ORDER_TAG, ordering.get().tag()), null);
-      }
+      AddFile plain = f.add();
+      String tag = ordering.map(RowOrdering::tag).orElse(CompactionPlan.BIN_PACKED);
+      AddFile add = new AddFile(plain.path(), plain.partitionValues(), plain.size(), plain.modificationTime(),
+          false /* dataChange */, plain.stats(), Map.of(CompactionPlan.ORDER_TAG, tag), null);
       txn.add(add, f.key());
       out.add(new NewFile(add, f.key(), f.numRecords()));
     }

@@ -78,7 +78,8 @@ public final class Vacuum {
           + " (Vacuum.force(true)) when you are sure nothing reads or writes older versions.");
     }
     long cutoff = context.clock().millis() - effective.toMillis();
-    List<ObjectStatus> files = VacuumPlan.plan(context, snapshot, cutoff);
+    long tombstoneHorizon = context.clock().millis() - minimum.toMillis();
+    List<ObjectStatus> files = VacuumPlan.plan(context, snapshot, cutoff, tombstoneHorizon);
     if (!dryRun && !files.isEmpty()) {
       context.log().store().deleteAll(files.stream().map(ObjectStatus::key).toList());
     }

@@ -92,6 +92,27 @@ class OptimizeTest {
   }
 
   @Test
+  void atATargetSizeTheWriterUndershootsASecondRunStillDoesNothingUntilNewFilesArrive() {
+    table.create(OptimizeTest.POINTS).commit();
+    for (long a = 0; a < 8; a++) {
+      List<Row> rows = new ArrayList<>();
+      for (long i = 0; i < 200; i++) {
+        rows.add(Row.of(a * 1000 + i, i, a));
+      }
+      table.newAppend().rows(rows).commit();
+    }
+    Optimize.Result first = table.optimize().targetFileSize(4 * 1024).execute();
+    assertThat(first.filesRemoved()).isEqualTo(8);
+    assertThat(table.latestSnapshot().files()).as("outputs below the asked size").anyMatch(f -> f.size() < 4 * 1024);
+
+    assertThat(table.optimize().targetFileSize(4 * 1024).execute().noop()).isTrue();
+
+    table.newAppend().rows(List.of(Row.of(99_999L, 1L, 1L))).commit();
+    assertThat(table.optimize().targetFileSize(4 * 1024).execute().noop()).isFalse();
+    assertThat(table.latestSnapshot().numRecords()).hasValue(1601);
+  }
+
+  @Test
   void onlyFilesBelowTheTargetSizeAreRewritten() {
     table.create(Orders.SCHEMA).commit();
     table.newAppend().rows(Orders.range(0, 5000)).commit();

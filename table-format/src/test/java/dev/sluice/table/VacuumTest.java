@@ -102,6 +102,27 @@ class VacuumTest {
   }
 
   @Test
+  void aRetentionLongerThanTheTablesStillKeepsFilesRemovedWithinIt() throws Exception {
+    Table t = Table.forPath(new LocalObjectStore(dir), "bronze/short");
+    // The snapshot keeps no tombstones at all, so only the commits tell what was removed within the hour.
+    t.create(Orders.SCHEMA).property("delta.deletedFileRetentionDuration", "interval 0 seconds").commit();
+    t.newAppend().rows(Orders.range(0, 5)).commit();
+    t.newAppend().rows(Orders.range(5, 10)).commit();
+    t.optimize().execute();
+    try (Stream<Path> s = Files.walk(dir.resolve("bronze/short"))) {
+      for (Path p : s.filter(p -> p.toString().endsWith(".parquet")).toList()) {
+        age(p, Duration.ofHours(2));
+      }
+    }
+
+    assertThat(t.vacuum().retain(Duration.ofHours(1)).execute().files()).isEmpty();
+    try (CloseableIterator<Row> it = t.snapshotAt(2).scan().build().rows()) {
+      assertThat(it.toList()).hasSize(10);
+    }
+    assertThat(t.vacuum().execute().files()).as("the table's own retention, 0 s").hasSize(2);
+  }
+
+  @Test
   void orphanFilesGoOnlyOnceOlderThanTheRetention() throws Exception {
     Path old = dir.resolve("silver/orders/part-00000-orphan-old.c000.snappy.parquet");
     Path young = dir.resolve("silver/orders/part-00000-orphan-young.c000.snappy.parquet");

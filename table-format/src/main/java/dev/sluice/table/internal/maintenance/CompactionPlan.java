@@ -14,7 +14,8 @@ import java.util.Optional;
  *
  * <ul>
  *   <li>bin-packing takes only files smaller than the target size, and only where a partition has at least two
- *       of them (one small file alone gains nothing); the rewritten rows roll into files of the target size;
+ *       of them (one small file alone gains nothing) and not all of them were written by an OPTIMIZE (they carry
+ *       {@link #ORDER_TAG}); the rewritten rows roll into files of the target size;
  *   <li>Z-order / clustering takes the files that don't carry the {@link #ORDER_TAG} of the same ordering
  *       (files it wrote do), so new appends are ordered on the next run and ordered files are left alone.
  * </ul>
@@ -22,8 +23,10 @@ import java.util.Optional;
  * Files with deletion vectors are never picked: Sluice cannot apply them.
  */
 public final class CompactionPlan {
-  /** The {@code add.tags} key that records the ordering a file's rows were written in. */
+  /** The {@code add.tags} key that records the ordering a file's rows were written in ({@link #BIN_PACKED} if none). */
   public static final String ORDER_TAG = "sluice.optimize.order";
+  /** The {@link #ORDER_TAG} of files bin-packing wrote. */
+  public static final String BIN_PACKED = "binpack";
 
   private final List<Group> groups;
 
@@ -57,7 +60,9 @@ public final class CompactionPlan {
     List<Group> groups = new ArrayList<>();
     for (Map.Entry<Map<String, String>, List<AddFile>> e : byPartition.entrySet()) {
       List<AddFile> files = e.getValue();
-      if (ordering.isEmpty() && files.size() < 2) {
+      // Files an OPTIMIZE wrote may come out below the target (sizes are estimated while writing): alone they are
+      // left as they are, so a second run does nothing; new small files are packed together with them.
+      if (ordering.isEmpty() && (files.size() < 2 || files.stream().allMatch(f -> tag(f) != null))) {
         continue;
       }
       // Smallest first, so the rewritten rows of the smallest files end up together in the first output files.

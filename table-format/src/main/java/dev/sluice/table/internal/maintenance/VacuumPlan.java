@@ -36,9 +36,38 @@ public final class VacuumPlan {
 
   private VacuumPlan() {}
 
-  /** The objects to delete, in listing order. */
-  public static List<ObjectStatus> plan(TableContext context, SnapshotState snapshot, long cutoffMillis) {
-    Set<String> referenced = referenced(context, snapshot, cutoffMillis);
+  /**
+   * The objects to delete, in listing order.
+   *
+   * @param tombstoneHorizonMillis the oldest deletion time the snapshot still keeps tombstones for (now minus
+   *     {@code delta.deletedFileRetentionDuration})
+   */
+  public static List<ObjectStatus> plan(TableContext context, SnapshotState snapshot, long cutoffMillis,
+      long tombstoneHorizonMillis) {
+    Set<String> referenced = new HashSet<>();
+    for (AddFile add : snapshot.activeFiles().values()) {
+      referenced.add(context.keyOf(add.path()));
+    }
+    for (RemoveFile r : snapshot.tombstones().values()) {
+      if (r.deletionTimestamp() == null || r.deletionTimestamp() >= cutoffMillis) {
+        referenced.add(context.keyOf(r.path()));
+      }
+    }
+    List<ObjectStatus> candidates = unreferenced(context, snapshot, cutoffMillis, referenced);
+    boolean changeData = candidates.stream().anyMatch(s -> s.key().contains("/" + CHANGE_DATA + "/")
+        || s.key().startsWith(CHANGE_DATA + "/"));
+    if (!changeData && cutoffMillis >= tombstoneHorizonMillis) {
+      return candidates;
+    }
+    // The snapshot drops tombstones older than delta.deletedFileRetentionDuration, which a longer retention still
+    // keeps, and cdc files are in no snapshot: both come from the commits themselves. Reading every commit of the
+    // retention is the slow part of a VACUUM, so only done when one of them matters.
+    referenced.addAll(referencedByCommits(context, cutoffMillis));
+    return candidates.stream().filter(s -> !referenced.contains(s.key())).toList();
+  }
+
+  private static List<ObjectStatus> unreferenced(TableContext context, SnapshotState snapshot, long cutoffMillis,
+      Set<String> referenced) {
     ObjectStore store = context.log().store();
     String root = context.log().tablePath();
     String prefix = root.isEmpty() ? "" : root + "/";
@@ -57,18 +86,8 @@ public final class VacuumPlan {
     return out;
   }
 
-  private static Set<String> referenced(TableContext context, SnapshotState snapshot, long cutoffMillis) {
+  private static Set<String> referencedByCommits(TableContext context, long cutoffMillis) {
     Set<String> keys = new HashSet<>();
-    for (AddFile add : snapshot.activeFiles().values()) {
-      keys.add(context.keyOf(add.path()));
-    }
-    for (RemoveFile r : snapshot.tombstones().values()) {
-      if (r.deletionTimestamp() == null || r.deletionTimestamp() >= cutoffMillis) {
-        keys.add(context.keyOf(r.path()));
-      }
-    }
-    // The snapshot drops tombstones older than delta.deletedFileRetentionDuration; a longer VACUUM retention
-    // still has to keep them, and cdc files are in no snapshot: both come from the commits themselves.
     for (Map.Entry<Long, Long> commit : context.log().commitTimeline().entrySet()) {
       if (commit.getValue() < cutoffMillis) {
         continue;
