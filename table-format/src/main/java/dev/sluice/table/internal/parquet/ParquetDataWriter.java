@@ -90,7 +90,7 @@ public final class ParquetDataWriter {
   public void write(Row row) {
     support.check(row);
     try {
-      encoder.add(row);
+      encoder.add(support.prepare(row));
     } catch (Exception e) {
       throw failure("Writing", e);
     }
