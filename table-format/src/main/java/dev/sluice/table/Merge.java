@@ -355,6 +355,9 @@ public final class Merge extends WriteOperation<Merge> {
 
   /** A source row in table column order; columns the source lacks keep the target's value (null on insert). */
   private static Row project(Row src, int[] inputIndex, Row target) {
+    if (isIdentity(inputIndex, src.size())) {
+      return src;
+    }
     Object[] out = new Object[inputIndex.length];
     for (int i = 0; i < out.length; i++) {
       if (inputIndex[i] >= 0) {
@@ -364,6 +367,19 @@ public final class Merge extends WriteOperation<Merge> {
       }
     }
     return Row.of(out);
+  }
+
+  /** Whether the source row already is in table column order (the usual case: no copy per row). */
+  private static boolean isIdentity(int[] inputIndex, int sourceWidth) {
+    if (inputIndex.length != sourceWidth) {
+      return false;
+    }
+    for (int i = 0; i < inputIndex.length; i++) {
+      if (inputIndex[i] != i) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
