@@ -208,6 +208,7 @@ public final class Merge extends WriteOperation<Merge> {
     private final boolean changeFeed;
     // Written by the file tasks (each key matches in at most one place); read after they are joined.
     private final boolean[] matchedKeys;
+    private final boolean inTableOrder;
     private final Counts counts = new Counts();
     private final List<AddFile> rewritten = new ArrayList<>();
     private final List<RewriteFiles> writers = new ArrayList<>();
@@ -222,6 +223,7 @@ public final class Merge extends WriteOperation<Merge> {
       this.writeOptions = writeOptions;
       this.changeFeed = changeFeed;
       this.matchedKeys = new boolean[source.keyed()];
+      this.inTableOrder = isIdentity(plan.inputIndex(), sourceSchema.size());
     }
 
     List<RewriteFiles.Written> execute(List<AddFile> candidates) {
@@ -289,7 +291,7 @@ public final class Merge extends WriteOperation<Merge> {
           } else {
             touched = true;
             c.updated++;
-            Row updated = project(src, plan.inputIndex(), target);
+            Row updated = inTableOrder ? src : project(src, plan.inputIndex(), target);
             writer.write(updated);
             writer.change(target, ChangeDataWriter.UPDATE_PREIMAGE);
             writer.change(updated, ChangeDataWriter.UPDATE_POSTIMAGE);
@@ -331,7 +333,7 @@ public final class Merge extends WriteOperation<Merge> {
         tasks.add(() -> {
           RewriteFiles writer = newWriter(feed);
           for (Row r : share) {
-            Row inserted = project(r, plan.inputIndex(), null);
+            Row inserted = inTableOrder ? r : project(r, plan.inputIndex(), null);
             writer.write(inserted);
             writer.change(inserted, ChangeDataWriter.INSERT);
           }
@@ -364,6 +366,19 @@ public final class Merge extends WriteOperation<Merge> {
       }
     }
     return Row.of(out);
+  }
+
+  /** Whether source rows already are in table column order (the usual case: no copy per row). */
+  private static boolean isIdentity(int[] inputIndex, int sourceWidth) {
+    if (inputIndex.length != sourceWidth) {
+      return false;
+    }
+    for (int i = 0; i < inputIndex.length; i++) {
+      if (inputIndex[i] != i) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
