@@ -82,7 +82,9 @@ class ClusterSchedulingIT {
       }
       assertThat(all).as("no run failed: %s", all).noneMatch(r -> r.outcome() == Outcome.FAILED);
       Set<String> nodes = all.stream().map(RunRecord::node).collect(Collectors.toSet());
-      assertThat(nodes).as("runs spread over the nodes").hasSizeGreaterThan(1).isSubsetOf("a", "b", "c");
+      // Quartz gives a fire to whichever node acquires it first, so one idle node may take them all: only that each
+      // run is recorded by one of the cluster's nodes is certain
+      assertThat(nodes).as("runs recorded by the cluster's nodes").isNotEmpty().isSubsetOf("a", "b", "c");
       // after chains across nodes: every downstream run started after its upstream's latest success, wherever it ran
       for (RunRecord gold : all.stream().filter(r -> r.pipeline().equals(GOLD)).toList()) {
         assertThat(all).as("a silver success before %s", gold)
