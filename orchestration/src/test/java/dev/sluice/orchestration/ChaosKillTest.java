@@ -21,7 +21,7 @@ class ChaosKillTest {
     s.land(4, 120);
     try (SluiceSession session = Sessions.forConfig(s.config)) {
       KillLoop.Figures f = new KillLoop(s, s.writeConfig(""), session, Long.getLong("sluice.chaos.seed", 11L), Map.of())
-          .run(KILLS);
+          .run(KILLS, "local");
       System.out.println("chaos kill -9 (local): " + f);
     }
   }

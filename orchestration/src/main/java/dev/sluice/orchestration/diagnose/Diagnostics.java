@@ -102,14 +102,14 @@ public final class Diagnostics implements AutoCloseable {
       started = PipelineRunner.start(readOnly, config, p, Trigger.availableNow());
       return Finding.of("fingerprint", "", Severity.OK, "the config fits the checkpoint");
     } catch (ReadOnlyStore.WriteRefused stopped) {
+      if (planned.isEmpty()) {
+        return Finding.of("fingerprint", "", Severity.OK, "no batch planned yet: the checkpoint takes this config's plan");
+      }
       String checkpointKey = checkpoint.root().key() + "/";
       if (!stopped.key().startsWith(checkpointKey)) {
         // the pipeline writes elsewhere before the engine's check: that write would be its first effect
         return new Finding("fingerprint", "", Severity.WARNING, "not checked: the pipeline's first write on starting"
             + " would be " + stopped.key() + ", before the checkpoint check", Map.of("firstWrite", stopped.key()));
-      }
-      if (planned.isEmpty()) {
-        return Finding.of("fingerprint", "", Severity.OK, "no batch planned yet: the checkpoint takes this config's plan");
       }
       return new Finding("fingerprint", "", Severity.OK, "the config's stateful plan fits the checkpoint (batch "
           + planned.getAsLong() + ")", Map.of("batch", planned.getAsLong()));
