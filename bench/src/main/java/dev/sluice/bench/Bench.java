@@ -2,27 +2,44 @@ package dev.sluice.bench;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
+import picocli.CommandLine;
 
 /**
  * Runs the table-format and streaming engine benchmarks and prints one JSON line per figure.
  *
- * <p>Usage: {@code Bench [append|snapshot|merge|ingest|state|all|pipeline] [--rows N] [--dir DIR]}. Figures are
- * measured on a warm JVM after a smaller warm-up pass; they are not assertions. {@code pipeline} (not part of
- * {@code all}: it takes minutes) runs {@code --rows} order events through examples/orders, bronze to gold.
+ * <p>Usage: {@code Bench [append|snapshot|merge|ingest|microbatch|state|all|pipeline|scheduler] [--rows N] [--dir DIR]}.
+ * Figures are measured on a warm JVM after a smaller warm-up pass; they are not assertions. {@code pipeline} (not
+ * part of {@code all}: it takes minutes) runs {@code --rows} order events through examples/orders, bronze to gold
+ * in this JVM. {@code scheduler [--pipelines 100] [--nodes 2] [--seconds 60] [--db-url jdbc:postgresql://…]} (not
+ * part of {@code all}) measures the cluster store's scheduling overhead ({@link SchedulerBench}); without
+ * {@code --db-url} it starts an embedded PostgreSQL. {@code Bench medallion [options]} ({@link MedallionCommand},
+ * {@code --help}) compares Sluice, Spark and DuckDB as whole processes.
  */
 public final class Bench {
   private Bench() {}
 
   public static void main(String[] args) throws Exception {
     String which = args.length > 0 ? args[0] : "all";
+    if (which.equals("medallion")) {
+      System.exit(new CommandLine(new MedallionCommand()).execute(Arrays.copyOfRange(args, 1, args.length)));
+    }
     int rows = 2_000_000;
     Path dir = null;
+    int pipelines = 100;
+    int nodes = 2;
+    int seconds = 60;
+    String dbUrl = null;
     for (int i = 1; i < args.length; i++) {
-      if (args[i].equals("--rows")) {
-        rows = Integer.parseInt(args[++i]);
-      } else if (args[i].equals("--dir")) {
-        dir = Path.of(args[++i]);
+      switch (args[i]) {
+        case "--rows" -> rows = Integer.parseInt(args[++i]);
+        case "--dir" -> dir = Path.of(args[++i]);
+        case "--pipelines" -> pipelines = Integer.parseInt(args[++i]);
+        case "--nodes" -> nodes = Integer.parseInt(args[++i]);
+        case "--seconds" -> seconds = Integer.parseInt(args[++i]);
+        case "--db-url" -> dbUrl = args[++i];
+        default -> throw new IllegalArgumentException("Unknown option " + args[i]);
       }
     }
     if (dir == null) {
@@ -36,12 +53,18 @@ public final class Bench {
         System.out.println(Json.write(SnapshotLoadBench.run(dir.resolve("snapshot-" + commits), commits)));
       }
     }
-    if (which.equals("ingest") || which.equals("all")) {
+    if (which.equals("ingest") || which.equals("microbatch") || which.equals("all")) {
       System.out.println(Json.write(IngestBench.batchOverhead(dir.resolve("ingest-overhead"))));
+    }
+    if (which.equals("ingest") || which.equals("all")) {
       System.out.println(Json.write(IngestBench.throughput(dir.resolve("ingest-throughput"), 1_000_000, 20)));
     }
     if (which.equals("state") || which.equals("all")) {
       System.out.println(Json.write(StatefulBench.run(dir.resolve("state"), 1_000_000, 10, 300_000)));
+    }
+    if (which.equals("scheduler")) {
+      System.out.println(Json.write(SchedulerBench.run(dir.resolve("scheduler"), pipelines, nodes, seconds,
+          java.util.Optional.ofNullable(dbUrl))));
     }
     if (which.equals("pipeline")) {
       PipelineBench.run(dir.resolve("pipeline"), rows).forEach(figure -> System.out.println(Json.write(figure)));

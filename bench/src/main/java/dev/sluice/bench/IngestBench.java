@@ -29,6 +29,9 @@ final class IngestBench {
       StructField.of("status", PrimitiveType.STRING),
       StructField.of("updated_at", PrimitiveType.TIMESTAMP));
 
+  /** Issue 10: a micro-batch's fixed cost at most this, median. */
+  static final long TARGET_BATCH_MS = 20;
+
   private IngestBench() {}
 
   static Map<String, Object> batchOverhead(Path dir) throws IOException {
@@ -44,6 +47,8 @@ final class IngestBench {
     out.put("median_batch_ms", durations[durations.length / 2]);
     out.put("p90_batch_ms", durations[(int) (durations.length * 0.9)]);
     out.put("min_batch_ms", durations[0]);
+    out.put("target_median_batch_ms", TARGET_BATCH_MS);
+    out.put("pass", durations[durations.length / 2] <= TARGET_BATCH_MS);
     return out;
   }
 

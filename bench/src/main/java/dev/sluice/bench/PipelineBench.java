@@ -9,7 +9,6 @@ import dev.sluice.orchestration.PipelineGraph;
 import dev.sluice.orchestration.PipelineRunner;
 import dev.sluice.orchestration.Sessions;
 import dev.sluice.orchestration.demo.OrdersGenerator;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,7 +31,7 @@ final class PipelineBench {
     generator.writeOrders(dir.resolve("input"), 0, files, events / files);
     generator.writeCustomers(dir.resolve("customers"), 10_000);
     long generateMs = (System.nanoTime() - g0) / 1_000_000;
-    SluiceConfig config = ConfigLoader.load(examplesConfig(), Map.of(
+    SluiceConfig config = ConfigLoader.load(Checkout.root().resolve("examples/orders/pipelines.yaml"), Map.of(
         "ORDERS_INPUT", dir.resolve("input").toString(),
         "CUSTOMERS_INPUT", dir.resolve("customers").toString(),
         "SLUICE_WAREHOUSE", dir.resolve("warehouse").toUri().toString()));
@@ -73,17 +72,5 @@ final class PipelineBench {
     sum.put("events_per_second", Math.round(events * 1000.0 / Math.max(1, total)));
     out.add(sum);
     return out;
-  }
-
-  /** {@code examples/orders/pipelines.yaml} of the checkout the bench runs in (from the repository root or a module). */
-  private static Path examplesConfig() {
-    for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
-      Path config = p.resolve("examples/orders/pipelines.yaml");
-      if (Files.isRegularFile(config)) {
-        return config;
-      }
-    }
-    throw new IllegalStateException("examples/orders/pipelines.yaml not found above " + Path.of("").toAbsolutePath()
-        + "; run the bench from the Sluice checkout");
   }
 }

@@ -4,19 +4,26 @@ import java.util.Objects;
 import java.util.OptionalInt;
 
 /**
- * Settings applied to every pipeline that does not set its own: the trigger, the source rate limit and how many
- * batches of checkpoint history to keep.
+ * Settings applied to every pipeline that does not set its own: the trigger, the source rate limit, how many
+ * batches of checkpoint history to keep, and the scheduled maintenance of sink tables.
  */
-public record Defaults(TriggerConfig trigger, OptionalInt maxFilesPerTrigger, int minBatchesToRetain) {
+public record Defaults(TriggerConfig trigger, OptionalInt maxFilesPerTrigger, int minBatchesToRetain,
+    MaintenanceConfig maintenance) {
   /** Spark's {@code spark.sql.streaming.minBatchesToRetain} default. */
   public static final int DEFAULT_MIN_BATCHES_TO_RETAIN = 100;
 
   public Defaults {
     Objects.requireNonNull(trigger, "trigger");
     Objects.requireNonNull(maxFilesPerTrigger, "maxFilesPerTrigger");
+    Objects.requireNonNull(maintenance, "maintenance");
     if (minBatchesToRetain < 1) {
       throw new IllegalArgumentException("minBatchesToRetain must be at least 1, got " + minBatchesToRetain);
     }
+  }
+
+  /** Without maintenance. */
+  public Defaults(TriggerConfig trigger, OptionalInt maxFilesPerTrigger, int minBatchesToRetain) {
+    this(trigger, maxFilesPerTrigger, minBatchesToRetain, MaintenanceConfig.none());
   }
 
   /** {@code available_now}, no rate limit, 100 batches retained. */

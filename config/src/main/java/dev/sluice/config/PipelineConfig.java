@@ -24,7 +24,8 @@ public record PipelineConfig(
     SinkConfig sink,
     TriggerConfig trigger,
     Optional<ScheduleConfig> schedule,
-    List<String> after) {
+    List<String> after,
+    MaintenanceConfig maintenance) {
   public PipelineConfig {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(layer, "layer");
@@ -39,5 +40,15 @@ public record PipelineConfig(
     Objects.requireNonNull(trigger, "trigger");
     Objects.requireNonNull(schedule, "schedule");
     after = List.copyOf(after);
+    Objects.requireNonNull(maintenance, "maintenance");
+  }
+
+  /** Without maintenance of the sink table. */
+  public PipelineConfig(String name, Layer layer, SourceConfig source, List<DerivedColumn> columns,
+      Optional<String> filter, List<Expectation> expectations, Optional<DedupConfig> dedup, List<JoinConfig> joins,
+      Optional<AggregateConfig> aggregate, SinkConfig sink, TriggerConfig trigger, Optional<ScheduleConfig> schedule,
+      List<String> after) {
+    this(name, layer, source, columns, filter, expectations, dedup, joins, aggregate, sink, trigger, schedule, after,
+        MaintenanceConfig.none());
   }
 }

@@ -61,6 +61,12 @@ import java.util.Optional;
  *       to every source that does not set it), {@code min_batches_to_retain} (integer &ge; 1, default 100:
  *       checkpoint batches kept).
  *   <li>{@code pipelines} (required, at least one): the list below.
+ *   <li>{@code service}: the cluster store of {@code sluice serve} ({@link ServiceConfig}). {@code job_store}
+ *       (required): {@code url} (required, {@code jdbc:postgresql://host:port/db}), {@code user}, {@code password}
+ *       (only {@code ${env:NAME}}), {@code pool_size} (integer &ge; 2, default 8); {@code instance_id} (this
+ *       node's unique name, {@code [A-Za-z0-9._-]}, default generated from the host name and time);
+ *       {@code checkin_interval} (interval &ge; 100 ms, default 7500 ms). Without it the service schedules in
+ *       memory on one node.
  * </ul>
  *
  * <h2>A pipeline</h2>
@@ -109,12 +115,19 @@ import java.util.Optional;
  * refused with the closest valid key; every problem is reported at once as
  * {@code pipelines[2].sink.merge.keys: required (line 41)}.
  */
-public record SluiceConfig(URI warehouse, StorageConfig storage, Defaults defaults, List<PipelineConfig> pipelines) {
+public record SluiceConfig(URI warehouse, StorageConfig storage, Defaults defaults, List<PipelineConfig> pipelines,
+    Optional<ServiceConfig> service) {
   public SluiceConfig {
     Objects.requireNonNull(warehouse, "warehouse");
     Objects.requireNonNull(storage, "storage");
     Objects.requireNonNull(defaults, "defaults");
+    Objects.requireNonNull(service, "service");
     pipelines = List.copyOf(pipelines);
+  }
+
+  /** A configuration without a {@code service:} section (the service keeps its schedule in memory). */
+  public SluiceConfig(URI warehouse, StorageConfig storage, Defaults defaults, List<PipelineConfig> pipelines) {
+    this(warehouse, storage, defaults, pipelines, Optional.empty());
   }
 
   /** The pipeline of that name. */

@@ -12,7 +12,7 @@ public final class Sessions {
     return builder(config).build();
   }
 
-  /** A session builder with the configuration's storage settings, for callers that set more. */
+  /** A session builder with the configuration's storage settings, for callers that add more (store wrappers). */
   public static SluiceSession.Builder builder(SluiceConfig config) {
     SluiceSession.Builder b = SluiceSession.builder();
     StorageConfig s = config.storage();

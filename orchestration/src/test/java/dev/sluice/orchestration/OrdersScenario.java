@@ -49,6 +49,28 @@ final class OrdersScenario {
     return Files.isDirectory(p) ? p : Path.of("..", "examples");
   }
 
+  /**
+   * The example's config with this scenario's paths written in (for a child {@code sluice} process, which reads
+   * the environment itself) and {@code header} (e.g. a {@code storage:} block) before it.
+   */
+  Path writeConfig(String header) {
+    try {
+      Path file = dir.resolve("pipelines-" + System.nanoTime() + ".yaml");
+      Files.writeString(file, header + Files.readString(examples().resolve("orders/pipelines.yaml"))
+          .replace("${env:SLUICE_WAREHOUSE:-file:///tmp/sluice-warehouse}", warehouse)
+          .replace("${env:ORDERS_INPUT:-examples/orders/data/input}", dir.resolve("input").toString())
+          .replace("${env:CUSTOMERS_INPUT:-examples/orders/data/customers}", dir.resolve("customers").toString()));
+      return file;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** For a copy of another scenario's folder: the next landed file follows the {@code count} already there. */
+  void landedBefore(int count) {
+    files += count;
+  }
+
   void land(int count, int linesPerFile) {
     generator.writeOrders(dir.resolve("input"), files, count, linesPerFile);
     files += count;

@@ -54,22 +54,22 @@ final class Scd1Merge implements MergeStrategy {
     Instant batchTime = context.batchTimestamp();
     Map<List<Object>, TreeSet<Object>> deleted = config.sequenceBy().isPresent()
         ? tombstones.read(stage, winners.keySet(), batchTime, appId, batchId) : Map.of();
-    Map<List<Object>, List<Row>> existing = KeyedRows.read(table, stage, config.keys(), winners.keySet());
+    Current existing = new Current(stage, winners);
     List<Row> landing = new ArrayList<>();
     Set<Row> deletes = Collections.newSetFromMap(new IdentityHashMap<>());
     Map<List<Object>, Object> newTombstones = new LinkedHashMap<>();
     for (Change c : winners.values()) {
       TreeSet<Object> t = deleted.get(c.key());
-      Row current = existing.getOrDefault(c.key(), List.of()).stream().findFirst().orElse(null);
+      Row current = existing.of(c.key());
       if ((t != null && !VersionOrder.beats(c, t.last(), true))
-          || (current != null && !VersionOrder.beats(c, sequence(current, stage), false))) {
+          || (current != null && !VersionOrder.beats(c, existing.sequence(current), false))) {
         ledger.superseded++;
         continue;
       }
       if (c.delete() && config.sequenceBy().isPresent()) {
         newTombstones.put(c.key(), c.sequence());
       }
-      if (current == null ? c.delete() : !c.delete() && Row.equalValues(current, c.row())) {
+      if (current == null ? c.delete() : !c.delete() && existing.sameRow(c, current)) {
         ledger.unchanged++;
         continue;
       }
@@ -84,8 +84,61 @@ final class Scd1Merge implements MergeStrategy {
     return commit(stage, landing, deletes, appId, batchId, metrics);
   }
 
-  private Object sequence(Row row, StructType stage) {
-    return config.sequenceBy().map(s -> row.get(stage.indexOf(s))).orElse(null);
+  /**
+   * The table's rows of the batch's keys. With {@code sequence_by} only the key and sequence columns are read: a
+   * winner that beats the table's version can equal its row only with the same sequence value (it is a column of
+   * the row), so whole rows are read for those ties alone. Without it every winner may equal the table's row.
+   */
+  private final class Current {
+    private final StructType stage;
+    private final Map<List<Object>, List<Row>> rows;
+    private final int sequence;
+    private Map<List<Object>, List<Row>> whole;
+
+    Current(StructType stage, Map<List<Object>, Change> winners) {
+      this.stage = stage;
+      StructType read = stage;
+      if (config.sequenceBy().isPresent()) {
+        read = StructType.empty();
+        for (String k : config.keys()) {
+          read = read.add(stage.field(stage.indexOf(k)));
+        }
+        read = read.add(stage.field(stage.indexOf(config.sequenceBy().get())));
+      }
+      this.sequence = config.sequenceBy().map(read::indexOf).orElse(-1);
+      this.rows = KeyedRows.read(table, read, config.keys(), winners.keySet());
+      if (sequence < 0) {
+        whole = rows;
+      } else {
+        Set<List<Object>> ties = new java.util.HashSet<>();
+        rows.forEach((key, found) -> {
+          Change c = winners.get(key);
+          if (!c.delete() && VersionOrder.SEQUENCE.compare(c.sequence(), found.get(0).get(sequence)) == 0) {
+            ties.add(key);
+          }
+        });
+        whole = ties.isEmpty() ? Map.of() : KeyedRows.read(table, stage, config.keys(), ties);
+      }
+    }
+
+    /** The table's row of {@code key} (key and sequence columns only, with {@code sequence_by}), or null. */
+    Row of(List<Object> key) {
+      List<Row> found = rows.get(key);
+      return found == null ? null : found.get(0);
+    }
+
+    Object sequence(Row current) {
+      return sequence < 0 ? null : current.get(sequence);
+    }
+
+    /** Whether the winner's row equals the table's whole row of its key. */
+    boolean sameRow(Change c, Row current) {
+      if (sequence >= 0 && VersionOrder.SEQUENCE.compare(c.sequence(), sequence(current)) != 0) {
+        return false;
+      }
+      List<Row> found = whole.get(c.key());
+      return found != null && Row.equalValues(found.get(0), c.row());
+    }
   }
 
   /** One source row per key, each decided above: the clauses only apply what was decided. */

@@ -121,6 +121,19 @@ class SilverCdcApplyTest {
   }
 
   @Test
+  void aLaterRowWithTheTableRowsSequenceButOtherValuesOverwritesIt() {
+    SilverFixture f = new SilverFixture(dir, session, "", SCD1);
+    f.bronze(order("o1", "1", "new", 1, 0), order("o2", "1", "new", 1, 0));
+    f.run();
+    f.bronze(order("o1", "2", "new", 1, 0), order("o2", "1", "new", 1, 0));
+    f.run();
+
+    assertThat(lastLedger(f)).containsEntry(RowLedger.WRITTEN, 1L).containsEntry(RowLedger.UNCHANGED, 1L);
+    assertThat(SilverFixture.rows(f.silver())).extracting(m -> m.get("order_id") + "=" + m.get("amount"))
+        .containsExactly("o1=2", "o2=1");
+  }
+
+  @Test
   void theLedgerCountsWhatLandedAndNamesTheRest() {
     SilverFixture f = new SilverFixture(dir, session, "", SCD1);
     f.bronze(order("o1", "1", "new", 1, 0));

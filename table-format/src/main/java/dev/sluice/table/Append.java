@@ -18,6 +18,7 @@ public final class Append extends WriteOperation<Append> {
   private StructType schema;
   private Iterator<Row> rows = List.<Row>of().iterator();
   private boolean mergeSchema;
+  private Boolean autoCompact;
 
   Append(TableContext context) {
     super(context, 3);
@@ -46,6 +47,15 @@ public final class Append extends WriteOperation<Append> {
   }
 
   /**
+   * After the commit, compact the partitions written to that hold 50 or more files below the target size, in an
+   * {@code OPTIMIZE} commit of their own (default: the table property {@code delta.autoOptimize.autoCompact}).
+   */
+  public Append autoCompact(boolean value) {
+    this.autoCompact = value;
+    return this;
+  }
+
+  /**
    * Writes the files and commits them.
    *
    * @throws dev.sluice.table.exceptions.SchemaMismatchException when the rows don't fit the table
@@ -66,6 +76,9 @@ public final class Append extends WriteOperation<Append> {
     params.put("mode", "Append");
     params.put("partitionBy", Json.stringList(snapshot.metadata().partitionColumns()));
     long version = txn.commit(operationName == null ? "WRITE" : operationName, params, metrics);
+    if (autoCompact != null ? autoCompact : AutoCompaction.enabledFor(snapshot.metadata().configuration())) {
+      AutoCompaction.afterWrite(context, written.files(), options);
+    }
     return new CommitResult(version, false, metrics);
   }
 }

@@ -6,13 +6,14 @@ import dev.sluice.table.expressions.Predicate;
 import dev.sluice.table.internal.TableContext;
 import dev.sluice.table.internal.actions.AddFile;
 import dev.sluice.table.internal.merge.MergeKey;
+import dev.sluice.table.internal.merge.Parallel;
 import dev.sluice.table.internal.merge.SourceIndex;
 import dev.sluice.table.internal.replay.SnapshotState;
 import dev.sluice.table.internal.txn.OptimisticTransaction;
 import dev.sluice.table.internal.write.ChangeDataWriter;
-import dev.sluice.table.internal.write.NewFile;
 import dev.sluice.table.internal.write.SchemaEnforcer;
 import dev.sluice.table.internal.write.RewriteFiles;
+import dev.sluice.table.internal.write.WriteOptions;
 import dev.sluice.table.types.StructType;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -20,7 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
+import java.util.concurrent.Callable;
 
 /**
  * MERGE of source rows into the table by key, copy-on-write. Matched target rows are updated
@@ -32,7 +33,8 @@ import java.util.TreeSet;
  * <p>The source is held in memory (a micro-batch), so a conflict can re-run the MERGE on a fresh snapshot.
  */
 public final class Merge extends WriteOperation<Merge> {
-  private static final int MAX_IN_LIST = 512;
+  /** Inserts of at least this many rows are written in shares on several threads (each share its own files). */
+  private static final int PARALLEL_INSERT_ROWS = 50_000;
 
   private StructType sourceSchema;
   private List<Row> sourceRows = List.of();
@@ -148,50 +150,37 @@ public final class Merge extends WriteOperation<Merge> {
     int[] targetKeys = SourceIndex.positions(schema, keys, "target table");
     SourceIndex source = new SourceIndex(sourceSchema, keys, sourceRows, latestBy);
     Predicate scope = keyPredicate(source);
-    txn.readPredicate(scope, add -> context.mightMatch(snapshot, add, scope));
-    MergeRows pair = new MergeRows(schema, sourceSchema);
-    List<String> partitionColumns = snapshot.metadata().partitionColumns();
-    RewriteFiles writer = new RewriteFiles(context, schema, partitionColumns, options.forTable(txn.metadata().configuration()), ChangeFeed.enabled(txn.metadata()));
-    Counts counts = new Counts();
-    Set<MergeKey> matchedKeys = new HashSet<>();
-    long now = context.clock().millis();
-    List<NewFile> added;
+    txn.readPredicate(scope, context.fileMatcher(snapshot, scope));
+    Attempt run = new Attempt(snapshot, schema, targetKeys, plan, source,
+        options.forTable(txn.metadata().configuration()), ChangeFeed.enabled(txn.metadata()));
+    List<AddFile> candidates = context.prune(snapshot, scope);
+    List<RewriteFiles.Written> written;
     try {
-      for (AddFile file : context.prune(snapshot, scope)) {
-        txn.readFile(file);
-        if (mergeFile(snapshot, file, schema, targetKeys, plan, source, pair, writer, matchedKeys, counts)) {
-          txn.remove(file.toRemove(now, true));
-          counts.filesRemoved++;
-        }
-      }
-      if (insertNotMatched) {
-        List<Row> unmatched = new ArrayList<>(source.nullKeyed());
-        source.byKey().forEach((k, r) -> {
-          if (!matchedKeys.contains(k)) {
-            unmatched.add(r);
-          }
-        });
-        for (Row r : unmatched) {
-          if (insertCondition.test(pair.with(null, r))) {
-            Row inserted = project(r, plan.inputIndex(), null);
-            writer.write(inserted);
-            counts.inserted++;
-            writer.change(inserted, ChangeDataWriter.INSERT);
-          }
-        }
-      }
-      added = writer.finish(txn);
+      written = run.execute(candidates);
     } catch (RuntimeException e) {
-      writer.abort();
+      run.abort();
       throw e;
     }
+    long now = context.clock().millis();
+    int filesAdded = 0;
+    for (AddFile file : candidates) {
+      txn.readFile(file);
+    }
+    for (AddFile file : run.rewritten()) {
+      txn.remove(file.toRemove(now, true));
+    }
+    for (RewriteFiles.Written w : written) {
+      RewriteFiles.addTo(txn, w);
+      filesAdded += w.data().size();
+    }
+    Counts counts = run.counts;
     Map<String, String> metrics = withExtra(OptimisticTransaction.metrics(
         "numSourceRows", sourceRows.size(),
         "numTargetRowsInserted", counts.inserted,
         "numTargetRowsUpdated", counts.updated,
         "numTargetRowsDeleted", counts.deleted,
         "numTargetRowsCopied", counts.copied,
-        "numTargetFilesAdded", added.size(),
+        "numTargetFilesAdded", filesAdded,
         "numTargetFilesRemoved", counts.filesRemoved,
         "numTargetFilesScanned", counts.filesScanned));
     Map<String, String> params = new LinkedHashMap<>();
@@ -202,57 +191,160 @@ public final class Merge extends WriteOperation<Merge> {
     return new CommitResult(version, false, metrics);
   }
 
-  /** Rewrites one candidate file if any of its rows changes; returns whether it did. */
-  private boolean mergeFile(SnapshotState snapshot, AddFile file, StructType schema, int[] targetKeys,
-      SchemaEnforcer.Plan plan, SourceIndex source, MergeRows pair, RewriteFiles writer, Set<MergeKey> matchedKeys,
-      Counts counts) {
-    counts.filesScanned++;
-    List<Row> out = new ArrayList<>();
-    List<Row[]> changed = new ArrayList<>();
-    boolean touched = false;
-    try (CloseableIterator<Row> rows = context.readRows(snapshot, file, schema)) {
-      while (rows.hasNext()) {
-        Row target = rows.next();
-        MergeKey key = MergeKey.of(target, targetKeys);
-        Row src = key == null ? null : source.byKey().get(key);
-        if (src == null) {
-          out.add(target);
-          continue;
-        }
-        matchedKeys.add(key);
-        Clause clause = firstApplicable(pair.with(target, src));
-        if (clause == null) {
-          out.add(target);
-        } else if (clause.delete) {
-          touched = true;
-          counts.deleted++;
-          changed.add(new Row[] {target, null});
-        } else {
-          touched = true;
-          counts.updated++;
-          Row updated = project(src, plan.inputIndex(), target);
-          out.add(updated);
-          changed.add(new Row[] {target, updated});
+  /**
+   * One attempt's work: each candidate file is read and, when one of its rows changes, rewritten, file by file on
+   * {@link Parallel#THREADS} threads, with only the source's key index in memory (never the target's rows). A file
+   * without a change has its speculative rewrite deleted. Then the unmatched source rows are inserted, in shares
+   * written in parallel. An insert-only MERGE writes no change files: a commit without {@code cdc} actions has its
+   * added files read as inserts by every change feed reader (the protocol's rule), so they would only repeat them.
+   */
+  private final class Attempt {
+    private final SnapshotState snapshot;
+    private final StructType schema;
+    private final int[] targetKeys;
+    private final SchemaEnforcer.Plan plan;
+    private final SourceIndex source;
+    private final WriteOptions writeOptions;
+    private final boolean changeFeed;
+    // Written by the file tasks (each key matches in at most one place); read after they are joined.
+    private final boolean[] matchedKeys;
+    private final boolean inTableOrder;
+    private final Counts counts = new Counts();
+    private final List<AddFile> rewritten = new ArrayList<>();
+    private final List<RewriteFiles> writers = new ArrayList<>();
+
+    Attempt(SnapshotState snapshot, StructType schema, int[] targetKeys, SchemaEnforcer.Plan plan, SourceIndex source,
+        WriteOptions writeOptions, boolean changeFeed) {
+      this.snapshot = snapshot;
+      this.schema = schema;
+      this.targetKeys = targetKeys;
+      this.plan = plan;
+      this.source = source;
+      this.writeOptions = writeOptions;
+      this.changeFeed = changeFeed;
+      this.matchedKeys = new boolean[source.keyed()];
+      this.inTableOrder = isIdentity(plan.inputIndex(), sourceSchema.size());
+    }
+
+    List<RewriteFiles.Written> execute(List<AddFile> candidates) {
+      List<Callable<FileResult>> tasks = new ArrayList<>();
+      for (AddFile file : candidates) {
+        tasks.add(() -> mergeFile(file));
+      }
+      List<RewriteFiles.Written> out = new ArrayList<>();
+      for (FileResult r : Parallel.run(tasks)) {
+        counts.add(r.counts);
+        if (r.written != null) {
+          rewritten.add(r.file);
+          out.add(r.written);
         }
       }
+      counts.filesScanned = candidates.size();
+      counts.filesRemoved = rewritten.size();
+      if (insertNotMatched) {
+        out.addAll(insertUnmatched(changeFeed && !rewritten.isEmpty()));
+      }
+      return out;
     }
-    if (!touched) {
-      return false;
+
+    List<AddFile> rewritten() {
+      return rewritten;
     }
-    for (Row r : out) {
-      writer.write(r);
+
+    private synchronized RewriteFiles newWriter(boolean feed) {
+      RewriteFiles w = new RewriteFiles(context, schema, snapshot.metadata().partitionColumns(), writeOptions, feed);
+      writers.add(w);
+      return w;
     }
-    counts.copied += out.size() - changed.stream().filter(c -> c[1] != null).count();
-    for (Row[] c : changed) {
-      if (c[1] == null) {
-        writer.change(c[0], ChangeDataWriter.DELETE);
-      } else {
-        writer.change(c[0], ChangeDataWriter.UPDATE_PREIMAGE);
-        writer.change(c[1], ChangeDataWriter.UPDATE_POSTIMAGE);
+
+    synchronized void abort() {
+      for (RewriteFiles w : writers) {
+        w.abort();
       }
     }
-    return true;
+
+    /** Rewrites one candidate file if any of its rows changes. */
+    private FileResult mergeFile(AddFile file) {
+      Counts c = new Counts();
+      RewriteFiles writer = newWriter(changeFeed);
+      MergeRows pair = new MergeRows(schema, sourceSchema);
+      boolean touched = false;
+      long rows = 0;
+      try (CloseableIterator<Row> it = context.readRows(snapshot, file, schema)) {
+        while (it.hasNext()) {
+          Row target = it.next();
+          rows++;
+          int pos = source.positionOf(MergeKey.of(target, targetKeys));
+          if (pos < 0) {
+            writer.write(target);
+            continue;
+          }
+          matchedKeys[pos] = true;
+          Row src = source.row(pos);
+          Clause clause = firstApplicable(pair.with(target, src));
+          if (clause == null) {
+            writer.write(target);
+          } else if (clause.delete) {
+            touched = true;
+            c.deleted++;
+            writer.change(target, ChangeDataWriter.DELETE);
+          } else {
+            touched = true;
+            c.updated++;
+            Row updated = inTableOrder ? src : project(src, plan.inputIndex(), target);
+            writer.write(updated);
+            writer.change(target, ChangeDataWriter.UPDATE_PREIMAGE);
+            writer.change(updated, ChangeDataWriter.UPDATE_POSTIMAGE);
+          }
+        }
+      }
+      if (!touched) {
+        writer.abort();
+        return new FileResult(file, null, c);
+      }
+      c.copied = rows - c.updated - c.deleted;
+      return new FileResult(file, writer.close(), c);
+    }
+
+    /** Inserts the unmatched source rows whose condition holds, in up to {@link Parallel#THREADS} shares. */
+    private List<RewriteFiles.Written> insertUnmatched(boolean feed) {
+      List<Row> unmatched = new ArrayList<>();
+      MergeRows pair = new MergeRows(schema, sourceSchema);
+      for (Row r : source.nullKeyed()) {
+        if (insertCondition.test(pair.with(null, r))) {
+          unmatched.add(r);
+        }
+      }
+      for (int i = 0; i < matchedKeys.length; i++) {
+        Row r = source.row(i);
+        if (!matchedKeys[i] && insertCondition.test(pair.with(null, r))) {
+          unmatched.add(r);
+        }
+      }
+      counts.inserted = unmatched.size();
+      if (unmatched.isEmpty()) {
+        return List.of();
+      }
+      int shares = unmatched.size() >= PARALLEL_INSERT_ROWS ? Parallel.THREADS : 1;
+      int per = (unmatched.size() + shares - 1) / shares;
+      List<Callable<RewriteFiles.Written>> tasks = new ArrayList<>();
+      for (int from = 0; from < unmatched.size(); from += per) {
+        List<Row> share = unmatched.subList(from, Math.min(unmatched.size(), from + per));
+        tasks.add(() -> {
+          RewriteFiles writer = newWriter(feed);
+          for (Row r : share) {
+            Row inserted = inTableOrder ? r : project(r, plan.inputIndex(), null);
+            writer.write(inserted);
+            writer.change(inserted, ChangeDataWriter.INSERT);
+          }
+          return writer.close();
+        });
+      }
+      return Parallel.run(tasks);
+    }
   }
+
+  private record FileResult(AddFile file, RewriteFiles.Written written, Counts counts) {}
 
   private Clause firstApplicable(MergeRows rows) {
     for (Clause c : matched) {
@@ -276,37 +368,41 @@ public final class Merge extends WriteOperation<Merge> {
     return Row.of(out);
   }
 
-  /** The target rows a MERGE may touch: key values in the source (IN list or range), within the target filter. */
+  /** Whether source rows already are in table column order (the usual case: no copy per row). */
+  private static boolean isIdentity(int[] inputIndex, int sourceWidth) {
+    if (inputIndex.length != sourceWidth) {
+      return false;
+    }
+    for (int i = 0; i < inputIndex.length; i++) {
+      if (inputIndex[i] != i) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * The target rows a MERGE may touch: per key column, its values in the source (an IN list, which file pruning
+   * checks against each file's min/max and membership hashes), within the target filter.
+   */
   private Predicate keyPredicate(SourceIndex source) {
     Predicate scope = targetFilter == null ? Predicate.alwaysTrue() : targetFilter;
-    if (!source.nullKeyed().isEmpty() && source.byKey().isEmpty()) {
+    if (source.keyed() == 0) {
       return Predicate.and(scope, Predicate.alwaysFalse());
     }
     for (int i = 0; i < keys.size(); i++) {
-      TreeSet<Object> values = new TreeSet<>(Merge::compare);
+      Set<Object> values = new HashSet<>();
       boolean comparable = true;
-      for (MergeKey k : source.byKey().keySet()) {
-        Object v = k.part(i);
-        if (!(v instanceof Comparable) || v instanceof java.nio.ByteBuffer) {
-          comparable = false;
-          break;
-        }
+      for (int p = 0; p < source.keyed() && comparable; p++) {
+        Object v = MergeKey.part(source.key(p), i);
+        comparable = v instanceof Comparable && !(v instanceof java.nio.ByteBuffer);
         values.add(v);
       }
-      if (!comparable || values.isEmpty()) {
-        continue;
+      if (comparable) {
+        scope = Predicate.and(scope, Predicate.in(keys.get(i), new ArrayList<>(values)));
       }
-      Predicate keyScope = values.size() <= MAX_IN_LIST
-          ? Predicate.in(keys.get(i), new ArrayList<>(values))
-          : Predicate.and(Predicate.ge(keys.get(i), values.first()), Predicate.le(keys.get(i), values.last()));
-      scope = Predicate.and(scope, keyScope);
     }
     return scope;
-  }
-
-  @SuppressWarnings({"unchecked", "rawtypes"})
-  private static int compare(Object a, Object b) {
-    return ((Comparable) a).compareTo(b);
   }
 
   private String mergeConditionText() {
@@ -329,5 +425,11 @@ public final class Merge extends WriteOperation<Merge> {
     long copied;
     int filesRemoved;
     int filesScanned;
+
+    void add(Counts c) {
+      updated += c.updated;
+      deleted += c.deleted;
+      copied += c.copied;
+    }
   }
 }

@@ -5,7 +5,8 @@ import java.util.Objects;
 /**
  * A condition of a MERGE clause over the matched target row (table schema) and the source row
  * (source schema). The streaming engine compiles SQL conditions into these; Java callers may write
- * lambdas.
+ * lambdas. A MERGE merges its target files on several threads, so a condition may be called concurrently
+ * (each call with its own {@link MergeRows}): it must not change shared state.
  */
 @FunctionalInterface
 public interface MergeCondition {

@@ -128,6 +128,24 @@ public final class Table {
   }
 
   /**
+   * Starts an OPTIMIZE: compacts files below the target size, optionally in Z-order or clustered by columns, in a
+   * {@code dataChange=false} commit that streams reading the table skip.
+   */
+  public Optimize optimize() {
+    return new Optimize(context);
+  }
+
+  /** Starts a VACUUM: deletes the files no version within the retention (default 7 days) references. */
+  public Vacuum vacuum() {
+    return new Vacuum(context);
+  }
+
+  /** Starts a cleanup of expired log files (older than {@code delta.logRetentionDuration}, below a checkpoint). */
+  public LogCleanup cleanUpLog() {
+    return new LogCleanup(context);
+  }
+
+  /**
    * The change data feed from {@code startVersion} to {@code endVersion} (both inclusive): each
    * changed row with {@code _change_type}, {@code _commit_version} and {@code _commit_timestamp}.
    */

@@ -5,6 +5,7 @@ import dev.sluice.config.Interval;
 import dev.sluice.config.PipelineConfig;
 import dev.sluice.config.ScheduleConfig;
 import dev.sluice.config.Secret;
+import dev.sluice.config.ServiceConfig;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.config.StorageConfig;
 import dev.sluice.config.TriggerConfig;
@@ -37,10 +38,12 @@ final class ConfigReader {
         : Defaults.standard();
     // Pipelines are still read when the defaults are broken, so that their problems are reported too.
     List<PipelineConfig> pipelines = pipelines(fields, defaults == null ? Defaults.standard() : defaults);
-    if (!context.problems().isEmpty() || warehouse == null || storage == null || defaults == null) {
+    Optional<ServiceConfig> service = fields.has("service")
+        ? ServiceReader.read(fields.object("service", "a mapping with `job_store:`")) : Optional.empty();
+    if (!context.problems().isEmpty() || warehouse == null || storage == null || defaults == null || service == null) {
       return null;
     }
-    return new SluiceConfig(warehouse, storage, defaults, pipelines);
+    return new SluiceConfig(warehouse, storage, defaults, pipelines, service);
   }
 
   private URI warehouse(Fields root) {
@@ -69,9 +72,9 @@ final class ConfigReader {
     Optional<URI> endpoint = storage.optionalString("endpoint").map(text -> endpoint(storage, text));
     Optional<String> region = storage.optionalString("region");
     Boolean pathStyle = storage.has("path_style") ? storage.bool("path_style") : Boolean.FALSE;
-    Optional<Secret> accessKey = secret(storage, "access_key_id");
-    Optional<Secret> secretKey = secret(storage, "secret_access_key");
-    Optional<Secret> token = secret(storage, "session_token");
+    Optional<Secret> accessKey = secret(storage, "access_key_id", "AWS_ACCESS_KEY_ID");
+    Optional<Secret> secretKey = secret(storage, "secret_access_key", "AWS_SECRET_ACCESS_KEY");
+    Optional<Secret> token = secret(storage, "session_token", "AWS_SESSION_TOKEN");
     if (storage.has("access_key_id") != storage.has("secret_access_key")) {
       storage.problem(storage.has("access_key_id") ? "secret_access_key" : "access_key_id",
           "required when the other S3 key is given", "give both access_key_id and secret_access_key, or neither"
@@ -110,7 +113,7 @@ final class ConfigReader {
   }
 
   /** A credential: only a bare {@code ${env:NAME}} is accepted, so that no secret is ever written in the file. */
-  private Optional<Secret> secret(Fields storage, String key) {
+  static Optional<Secret> secret(Fields storage, String key, String exampleVariable) {
     String raw = storage.rawText(key);
     if (raw == null) {
       if (storage.has(key)) {
@@ -125,8 +128,7 @@ final class ConfigReader {
           ? "a credential must not have a default value: the default would put the secret in the file"
           : "a literal credential is refused: credentials are read only from environment variables";
       storage.problem(key, message, "write " + key + ": ${env:NAME} and set NAME in the environment, e.g. ${env:"
-          + (key.equals("access_key_id") ? "AWS_ACCESS_KEY_ID" : key.equals("secret_access_key")
-              ? "AWS_SECRET_ACCESS_KEY" : "AWS_SESSION_TOKEN") + "}");
+          + exampleVariable + "}");
       return Optional.empty();
     }
     String value = storage.string(key);
@@ -142,10 +144,13 @@ final class ConfigReader {
     Integer maxFiles = defaults.has("max_files_per_trigger") ? defaults.integer("max_files_per_trigger", 1) : null;
     Integer retain = defaults.has("min_batches_to_retain") ? defaults.integer("min_batches_to_retain", 1)
         : Integer.valueOf(Defaults.DEFAULT_MIN_BATCHES_TO_RETAIN);
-    if (trigger == null || retain == null || (defaults.has("max_files_per_trigger") && maxFiles == null)) {
+    MaintenanceReader.Read maintenance = MaintenanceReader.read(defaults);
+    if (trigger == null || retain == null || maintenance == null
+        || (defaults.has("max_files_per_trigger") && maxFiles == null)) {
       return null;
     }
-    return new Defaults(trigger, maxFiles == null ? OptionalInt.empty() : OptionalInt.of(maxFiles), retain);
+    return new Defaults(trigger, maxFiles == null ? OptionalInt.empty() : OptionalInt.of(maxFiles), retain,
+        maintenance.over(dev.sluice.config.MaintenanceConfig.none()));
   }
 
   /** {@code available_now}, {@code once}, or {@code {processing_time: 30 seconds}}. */

@@ -14,8 +14,13 @@ final class ConfigShape {
       "access_key_id", SCALAR, "secret_access_key", SCALAR, "session_token", SCALAR,
       "connection_timeout", SCALAR, "socket_timeout", SCALAR, "attempt_timeout", SCALAR);
   static final Shape TRIGGER = scalarOr(object("processing_time", SCALAR));
+  static final Shape MAINTENANCE_OPTIMIZE = scalarOr(object("schedule", SCALAR, "where", SCALAR,
+      "zorder_by", SCALAR_LIST, "cluster_by", SCALAR_LIST, "target_file_size", SCALAR));
+  static final Shape MAINTENANCE_VACUUM = scalarOr(object("schedule", SCALAR, "retain", SCALAR));
+  static final Shape MAINTENANCE = object("optimize", MAINTENANCE_OPTIMIZE, "vacuum", MAINTENANCE_VACUUM);
   static final Shape DEFAULTS = object(
-      "trigger", TRIGGER, "max_files_per_trigger", SCALAR, "min_batches_to_retain", SCALAR);
+      "trigger", TRIGGER, "max_files_per_trigger", SCALAR, "min_batches_to_retain", SCALAR,
+      "maintenance", MAINTENANCE);
   static final Shape COLUMN = object("name", SCALAR, "type", SCALAR, "nullable", SCALAR);
   static final Shape SOURCE = object(
       "format", SCALAR, "path", SCALAR, "pipeline", SCALAR, "table", SCALAR, "options", FREE_MAP,
@@ -38,9 +43,13 @@ final class ConfigShape {
   static final Shape PIPELINE = object(
       "name", SCALAR, "layer", SCALAR, "source", SOURCE, "columns", listOf(DERIVED), "filter", SCALAR,
       "expectations", listOf(EXPECTATION), "dedup", DEDUP, "joins", listOf(JOIN), "aggregate", AGGREGATE,
-      "sink", SINK, "trigger", TRIGGER, "schedule", SCHEDULE, "after", SCALAR_LIST);
+      "sink", SINK, "trigger", TRIGGER, "schedule", SCHEDULE, "after", SCALAR_LIST,
+      "maintenance", MAINTENANCE);
+  static final Shape JOB_STORE = object("url", SCALAR, "user", SCALAR, "password", SCALAR, "pool_size", SCALAR);
+  static final Shape SERVICE = object("job_store", JOB_STORE, "instance_id", SCALAR, "checkin_interval", SCALAR);
   static final Shape ROOT = object(
-      "warehouse", SCALAR, "storage", STORAGE, "defaults", DEFAULTS, "pipelines", listOf(PIPELINE));
+      "warehouse", SCALAR, "storage", STORAGE, "defaults", DEFAULTS, "pipelines", listOf(PIPELINE),
+      "service", SERVICE);
 
   private ConfigShape() {}
 }

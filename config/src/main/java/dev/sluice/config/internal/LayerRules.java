@@ -6,7 +6,8 @@ import java.util.Set;
 
 /** Which keys each layer accepts, and where a misplaced key belongs. */
 final class LayerRules {
-  private static final Set<String> COMMON = Set.of("name", "layer", "source", "sink", "trigger", "schedule", "after");
+  private static final Set<String> COMMON = Set.of("name", "layer", "source", "sink", "trigger", "schedule", "after",
+      "maintenance");
   private static final Map<Layer, Set<String>> PIPELINE_KEYS = Map.of(
       Layer.BRONZE, COMMON,
       Layer.SILVER, union(COMMON, Set.of("columns", "filter", "expectations", "dedup")),

@@ -86,11 +86,12 @@ final class PipelineReader {
     Optional<ScheduleConfig> schedule = pipeline.has("schedule")
         ? ConfigReader.schedule(pipeline.object("schedule", "a schedule {cron} or {every}")) : Optional.empty();
     after = pipeline.strings("after", "pipeline names");
-    if (problems.size() > before) {
+    MaintenanceReader.Read maintenance = MaintenanceReader.read(pipeline);
+    if (problems.size() > before || maintenance == null) {
       return null;
     }
     return new PipelineConfig(name, layer, source, columns, filter, expectations, dedup, joins, aggregate, sink,
-        trigger, schedule, after);
+        trigger, schedule, after, maintenance.over(defaults.maintenance()));
   }
 
   private boolean allowed(String key) {

@@ -85,9 +85,13 @@ interface Accumulator {
       case COUNT -> new Count();
       case MIN -> new Extreme(-1);
       case MAX -> new Extreme(1);
-      case SUM -> new Sum(numericKind(input, ""), result);
-      case AVG -> new Avg(numericKind(input, ""), result);
+      case SUM -> new Sum(numericKind(input, ""), result, inputScale(input));
+      case AVG -> new Avg(numericKind(input, ""), result, inputScale(input));
     };
+  }
+
+  private static int inputScale(DataType input) {
+    return input instanceof DecimalType d ? d.scale() : 0;
   }
 
   private static DecimalType bounded(int precision, int scale) {
@@ -168,19 +172,55 @@ interface Accumulator {
 
   /**
    * The non-null count and the sum of sum and avg: long for integers (wrapping on overflow as Spark's
-   * non-ANSI mode does), double for floats, BigDecimal for decimals.
+   * non-ANSI mode does), double for floats, and for decimals the unscaled long at the input's scale while
+   * every value has that scale and the sum fits, else (exactly, from then on) a BigDecimal: adding longs
+   * costs no BigDecimal per row.
    */
   abstract class Summing implements Invertible {
+    /** Decimals of at most 18 digits have an unscaled value that fits a long. */
+    private static final int LONG_DIGITS = 18;
+
     final Kind kind;
     final DataType type;
+    final int scale;
     long n;
     long longSum;
     double doubleSum;
+    /** The decimal sum once it left the long ({@link #wide}). */
     BigDecimal decimalSum = BigDecimal.ZERO;
+    /** The decimal sum as an unscaled long at {@link #scale}, while not {@link #wide}. */
+    long unscaledSum;
+    boolean wide;
 
-    Summing(Kind kind, DataType type) {
+    Summing(Kind kind, DataType type, int scale) {
       this.kind = kind;
       this.type = type;
+      this.scale = scale;
+    }
+
+    private void addDecimal(BigDecimal value, int sign) {
+      if (!wide && value.scale() == scale && value.precision() <= LONG_DIGITS) {
+        long unscaled = value.scaleByPowerOfTen(scale).longValue();
+        long r = unscaledSum + sign * unscaled;
+        // Overflow iff both operands have the same sign and the result's sign differs (Hacker's Delight 2-12).
+        if (((unscaledSum ^ r) & ((sign * unscaled) ^ r)) >= 0) {
+          unscaledSum = r;
+          return;
+        }
+      }
+      if (!wide) {
+        decimalSum = BigDecimal.valueOf(unscaledSum, scale);
+        wide = true;
+      }
+      decimalSum = sign > 0 ? decimalSum.add(value) : decimalSum.subtract(value);
+    }
+
+    /** The decimal sum now (its scale is the input's once a value was added; 0 for the empty sum). */
+    BigDecimal decimal() {
+      if (wide) {
+        return decimalSum;
+      }
+      return n == 0 && unscaledSum == 0 ? BigDecimal.ZERO : BigDecimal.valueOf(unscaledSum, scale);
     }
 
     @Override
@@ -194,13 +234,14 @@ interface Accumulator {
         longSum = 0;
         doubleSum = 0;
         decimalSum = BigDecimal.ZERO;
+        unscaledSum = 0;
+        wide = false;
         return;
       }
       switch (kind) {
         case INTEGRAL -> longSum += sign * ((Number) value).longValue();
         case FRACTIONAL -> doubleSum += sign * ((Number) value).doubleValue();
-        case DECIMAL -> decimalSum = sign > 0 ? decimalSum.add((BigDecimal) value)
-            : decimalSum.subtract((BigDecimal) value);
+        case DECIMAL -> addDecimal((BigDecimal) value, sign);
       }
     }
 
@@ -214,7 +255,7 @@ interface Accumulator {
       return switch (kind) {
         case INTEGRAL -> longSum;
         case FRACTIONAL -> doubleSum;
-        case DECIMAL -> decimalSum;
+        case DECIMAL -> decimal();
       };
     }
 
@@ -224,15 +265,24 @@ interface Accumulator {
       switch (kind) {
         case INTEGRAL -> longSum = (Long) sum;
         case FRACTIONAL -> doubleSum = (Double) sum;
-        case DECIMAL -> decimalSum = (BigDecimal) sum;
+        case DECIMAL -> restoreDecimal((BigDecimal) sum);
+      }
+    }
+
+    private void restoreDecimal(BigDecimal sum) {
+      decimalSum = BigDecimal.ZERO;
+      unscaledSum = 0;
+      wide = false;
+      if (sum.signum() != 0) {
+        addDecimal(sum, 1);
       }
     }
   }
 
   /** sum: null when there is no non-null value. */
   final class Sum extends Summing {
-    Sum(Kind kind, DataType type) {
-      super(kind, type);
+    Sum(Kind kind, DataType type, int scale) {
+      super(kind, type, scale);
     }
 
     @Override
@@ -243,7 +293,7 @@ interface Accumulator {
       return switch (kind) {
         case INTEGRAL -> longSum;
         case FRACTIONAL -> doubleSum;
-        case DECIMAL -> decimalSum.setScale(((DecimalType) type).scale(), RoundingMode.HALF_UP);
+        case DECIMAL -> decimal().setScale(((DecimalType) type).scale(), RoundingMode.HALF_UP);
       };
     }
   }
@@ -253,8 +303,8 @@ interface Accumulator {
    * divided as doubles (Spark sums them as doubles: the same result while the sum stays below 2^53).
    */
   final class Avg extends Summing {
-    Avg(Kind kind, DataType type) {
-      super(kind, type);
+    Avg(Kind kind, DataType type, int scale) {
+      super(kind, type, scale);
     }
 
     @Override
@@ -265,7 +315,7 @@ interface Accumulator {
       return switch (kind) {
         case INTEGRAL -> (double) longSum / n;
         case FRACTIONAL -> doubleSum / n;
-        case DECIMAL -> decimalSum.divide(BigDecimal.valueOf(n), ((DecimalType) type).scale(), RoundingMode.HALF_UP);
+        case DECIMAL -> decimal().divide(BigDecimal.valueOf(n), ((DecimalType) type).scale(), RoundingMode.HALF_UP);
       };
     }
   }

@@ -106,14 +106,17 @@ final class GroupAggregation {
     return timeColumn < 0 ? null : (Instant) row.get(timeColumn);
   }
 
-  /** The groups {@code row} contributes to: none when windowed and its event time is null. */
-  List<Group> groupsOf(Row row) {
+  /**
+   * The groups {@code row} contributes to, as ids (no key text, no window instants: those are made once
+   * per distinct group by {@link #group}): none when windowed and its event time is null.
+   */
+  List<GroupId> groupIdsOf(Row row) {
     Object[] values = new Object[groupColumns.length];
     for (int i = 0; i < values.length; i++) {
-      values[i] = row.get(groupColumns[i]);
+      values[i] = GroupId.canonical(row.get(groupColumns[i]));
     }
     if (timeColumn < 0) {
-      return List.of(new Group(values, null, null, null));
+      return List.of(new GroupId(false, 0, values));
     }
     Instant t = (Instant) row.get(timeColumn);
     if (t == null) {
@@ -121,13 +124,22 @@ final class GroupAggregation {
     }
     long micros = micros(t);
     if (sizeMicros == slideMicros) {
-      return List.of(window(micros - Math.floorMod(micros, slideMicros)).group(values)); // tumbling: one window
+      return List.of(new GroupId(true, micros - Math.floorMod(micros, slideMicros), values)); // tumbling
     }
-    List<Group> out = new ArrayList<>(2);
+    List<GroupId> out = new ArrayList<>(2);
     for (long start : windowStarts(micros, sizeMicros, slideMicros)) {
-      out.add(window(start).group(values));
+      out.add(new GroupId(true, start, values));
     }
     return out;
+  }
+
+  /** The group of {@code id}, with its window instants and the values of the first row seen for it. */
+  Group group(GroupId id, Row first) {
+    Object[] values = new Object[groupColumns.length];
+    for (int i = 0; i < values.length; i++) {
+      values[i] = first.get(groupColumns[i]);
+    }
+    return id.windowed() ? window(id.windowStart()).group(values) : new Group(values, null, null, null);
   }
 
   /** A window and the text of its start in group keys (Instant.toString is costly; windows repeat). */
@@ -151,24 +163,31 @@ final class GroupAggregation {
   }
 
   /** Aggregates {@code rows} into the groups {@code wanted} accepts, by group key. */
-  Map<String, Row> aggregate(Iterable<Row> rows, Predicate<String> wanted, EvalContext context) {
-    Map<String, Accumulator[]> accumulators = new LinkedHashMap<>();
-    Map<String, Group> groups = new LinkedHashMap<>();
+  Map<String, Row> aggregate(Iterable<Row> rows, Predicate<GroupId> wanted, EvalContext context) {
+    Map<GroupId, Accumulator[]> accumulators = new LinkedHashMap<>();
+    Map<GroupId, Group> groups = new java.util.HashMap<>();
     for (Row row : rows) {
-      for (Group g : groupsOf(row)) {
-        String key = g.key();
-        if (!wanted.test(key)) {
-          continue;
+      for (GroupId id : groupIdsOf(row)) {
+        Accumulator[] acc = accumulators.get(id);
+        if (acc == null) {
+          if (!wanted.test(id)) {
+            continue;
+          }
+          acc = newAccumulators();
+          accumulators.put(id, acc);
+          groups.put(id, group(id, row));
         }
-        Accumulator[] acc = accumulators.computeIfAbsent(key, k -> newAccumulators());
-        groups.putIfAbsent(key, g);
         for (int i = 0; i < acc.length; i++) {
           acc[i].add(arguments[i] == null ? Boolean.TRUE : arguments[i].eval(row, context));
         }
       }
     }
     Map<String, Row> out = new LinkedHashMap<>();
-    accumulators.forEach((key, acc) -> out.put(key, outputRow(groups.get(key), key, acc)));
+    accumulators.forEach((id, acc) -> {
+      Group g = groups.get(id);
+      String key = g.key();
+      out.put(key, outputRow(g, key, acc));
+    });
     return out;
   }
 

@@ -82,16 +82,18 @@ final class RecomputeGroups implements BatchFunction {
     } else {
       int snapshot = batch.schema().indexOf(TagChanges.SNAPSHOT);
       List<Row> current = new ArrayList<>();
-      Set<String> touched = new HashSet<>();
+      Map<GroupId, String> touched = new java.util.HashMap<>();
       for (Row r : batch.rows()) {
         if ((Boolean) r.get(snapshot)) {
           current.add(r);
         } else {
-          aggregation.groupsOf(r).forEach(g -> touched.add(g.key()));
+          for (GroupId id : aggregation.groupIdsOf(r)) {
+            touched.computeIfAbsent(id, k -> aggregation.group(k, r).key());
+          }
         }
       }
-      result = aggregation.aggregate(current, full ? k -> true : touched::contains, eval);
-      deletes = touched;
+      result = aggregation.aggregate(current, full ? k -> true : touched::containsKey, eval);
+      deletes = new HashSet<>(touched.values());
     }
     Map<String, Long> metrics = new TreeMap<>(batchMetrics);
     if (!gold.exists()) {

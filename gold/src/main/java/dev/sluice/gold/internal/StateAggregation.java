@@ -39,45 +39,49 @@ final class StateAggregation {
   Result apply(Batch batch, boolean seed, StateStore store, EvalContext context) {
     int snapshot = batch.schema().indexOf(TagChanges.SNAPSHOT);
     int changeType = batch.schema().indexOf(CHANGE_TYPE);
-    Map<String, GroupTotals> touched = new HashMap<>();
+    // By group id: the key text (and the state lookup by it) is made once per group, not per row.
+    Map<GroupId, Touched> touched = new HashMap<>();
     for (Row r : batch.rows()) {
       if ((Boolean) r.get(snapshot) != seed) {
         continue;
       }
       int sign = seed ? 1 : sign((String) r.get(changeType));
-      for (Group g : aggregation.groupsOf(r)) {
-        String key = g.key();
-        GroupTotals t = touched.get(key);
+      for (GroupId id : aggregation.groupIdsOf(r)) {
+        Touched t = touched.get(id);
         if (t == null) {
-          t = load(store, key, g);
-          touched.put(key, t);
+          t = load(store, aggregation.group(id, r));
+          touched.put(id, t);
         }
-        t.rows += sign;
-        aggregation.add(t.measures, r, sign, context);
+        t.totals.rows += sign;
+        aggregation.add(t.totals.measures, r, sign, context);
       }
     }
     Map<String, Row> rows = new LinkedHashMap<>();
     Set<String> emptied = new HashSet<>();
-    for (Map.Entry<String, GroupTotals> e : touched.entrySet()) {
-      GroupTotals t = e.getValue();
-      Row key = TotalsLayout.key(e.getKey());
+    for (Touched e : touched.values()) {
+      GroupTotals t = e.totals;
+      Row key = TotalsLayout.key(e.key);
       if (t.rows < 0) {
-        throw GoldErrors.stateDisagrees(e.getKey(), t.rows, store.version());
+        throw GoldErrors.stateDisagrees(e.key, t.rows, store.version());
       }
       if (t.rows == 0) {
         store.remove(key);
-        emptied.add(e.getKey());
+        emptied.add(e.key);
       } else {
         store.put(key, layout.encode(t));
-        rows.put(e.getKey(), aggregation.outputRow(t.group, e.getKey(), t.measures));
+        rows.put(e.key, aggregation.outputRow(t.group, e.key, t.measures));
       }
     }
     return new Result(rows, emptied);
   }
 
-  private GroupTotals load(StateStore store, String key, Group g) {
+  /** A group the batch touched: its key text and totals. */
+  private record Touched(String key, GroupTotals totals) {}
+
+  private Touched load(StateStore store, Group g) {
+    String key = g.key();
     Row value = store.get(TotalsLayout.key(key));
-    return value == null ? new GroupTotals(g, aggregation.newInvertibles(), 0) : layout.decode(value);
+    return new Touched(key, value == null ? new GroupTotals(g, aggregation.newInvertibles(), 0) : layout.decode(value));
   }
 
   private static int sign(String changeType) {

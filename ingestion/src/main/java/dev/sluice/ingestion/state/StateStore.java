@@ -1,7 +1,10 @@
 package dev.sluice.ingestion.state;
 
 import dev.sluice.table.data.Row;
+import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * The state of one stateful operator (one partition) while batch N runs: loaded at version N-1,
@@ -15,12 +18,47 @@ public interface StateStore {
   /** The value for {@code key}, or null. */
   Row get(Row key);
 
+  /** Whether {@code key} has a value; stores may answer without decoding the value. */
+  default boolean contains(Row key) {
+    return get(key) != null;
+  }
+
   void put(Row key, Row value);
+
+  /**
+   * Puts {@code value} unless {@code key} has one; returns whether it did (a deduplication's one call
+   * per row, where stores may look the key up once).
+   */
+  default boolean putIfAbsent(Row key, Row value) {
+    if (contains(key)) {
+      return false;
+    }
+    put(key, value);
+    return true;
+  }
 
   void remove(Row key);
 
   /** Every entry, in no particular order; changes made during the iteration are not reflected. */
   Iterator<StateEntry> iterator();
+
+  /**
+   * Removes every entry whose value {@code test} accepts; {@code test} sees each entry's value once, in no
+   * particular order (so it may also note the values it keeps). Stores may do this without decoding keys.
+   *
+   * @return the number of entries removed
+   */
+  default long removeWhere(Predicate<Row> test) {
+    List<Row> doomed = new ArrayList<>();
+    for (Iterator<StateEntry> it = iterator(); it.hasNext(); ) {
+      StateEntry e = it.next();
+      if (test.test(e.value())) {
+        doomed.add(e.key());
+      }
+    }
+    doomed.forEach(this::remove);
+    return doomed.size();
+  }
 
   /** Number of keys now. */
   long size();

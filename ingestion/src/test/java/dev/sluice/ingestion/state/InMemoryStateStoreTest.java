@@ -304,9 +304,49 @@ class InMemoryStateStoreTest {
         .hasMessage("State versions to write start at 1 (version 0 is the empty state), not 0 (state of "
             + folder + ")");
     StateStore s = provider(1).load(1);
-    s.put(Row.of(5L), value(1));
-    assertThatThrownBy(s::commit)
+    // Entries are encoded when they are put, so a row that doesn't fit the schema is refused there.
+    assertThatThrownBy(() -> s.put(Row.of(5L), value(1)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("State key column 'user' has type string but holds a java.lang.Long");
+    s.put(key("a"), value(1));
+    s.commit();
+    assertThat(s.metrics().numRowsTotal()).isEqualTo(1);
+  }
+
+  @Test
+  void putIfAbsentAddsOnlyNewKeysIncludingOnesRemovedInTheBatch() {
+    StateStoreProvider p = provider(10);
+    commit(p, 1, Map.of("a", 1L, "b", 2L));
+    StateStore s = p.load(2);
+    assertThat(s.putIfAbsent(key("a"), value(9))).isFalse();
+    assertThat(s.putIfAbsent(key("c"), value(3))).isTrue();
+    assertThat(s.putIfAbsent(key("c"), value(4))).isFalse();
+    s.remove(key("b"));
+    assertThat(s.contains(key("b"))).isFalse();
+    assertThat(s.putIfAbsent(key("b"), value(5))).isTrue();
+    assertThat(s.size()).isEqualTo(3);
+    s.commit();
+    assertThat(contents(p.load(3))).containsExactly(Map.entry("a", 1L), Map.entry("b", 5L), Map.entry("c", 3L));
+  }
+
+  @Test
+  void removeWhereSeesEachValueOnceAndRemovesAcrossBaseAndChanges() {
+    StateStoreProvider p = provider(10);
+    commit(p, 1, Map.of("a", 1L, "b", 2L, "c", 3L));
+    StateStore s = p.load(2);
+    s.put(key("d"), value(4));
+    s.put(key("a"), value(10));
+    s.remove(key("c"));
+    List<Long> seen = new ArrayList<>();
+    long removed = s.removeWhere(v -> {
+      seen.add((Long) v.get(0));
+      return (Long) v.get(0) % 2 == 0;
+    });
+    assertThat(seen).containsExactlyInAnyOrder(10L, 2L, 4L);
+    assertThat(removed).isEqualTo(3);
+    assertThat(s.size()).isZero();
+    s.commit();
+    assertThat(contents(p.load(3))).isEmpty();
+    assertThat(s.metrics().numRowsRemoved()).isEqualTo(3);
   }
 }

@@ -43,12 +43,18 @@ record PipelineStatus(
     LastRun lastRun) {
 
   /** The last run the service ({@code sluice serve}) recorded: when, how it ended, the error, the attempt. */
-  record LastRun(String start, String end, String cause, String outcome, int attempt, String error) {}
+  record LastRun(String start, String end, String cause, String outcome, int attempt, String error, String node) {}
 
   /** The state stores of the checkpoint's stateful operators: how many, the newest version, their files' size. */
   record State(int operators, long version, long files, long bytes, Map<String, Long> rows) {}
 
   static PipelineStatus read(SluiceSession session, SluiceConfig config, PipelineConfig p) {
+    return read(session, config, p, dev.sluice.orchestration.service.RunLog.read(session, config, p));
+  }
+
+  /** With the pipeline's last service run as {@code lastRun} (from the cluster's history when it is on). */
+  static PipelineStatus read(SluiceSession session, SluiceConfig config, PipelineConfig p,
+      java.util.Optional<dev.sluice.orchestration.service.RunRecord> lastRun) {
     QueryCheckpoint checkpoint = new QueryCheckpoint(session.location(Pipelines.checkpointUri(config, p)));
     OptionalLong committed = checkpoint.latestCommitBatch();
     OptionalLong planned = checkpoint.latestOffsetsBatch();
@@ -90,9 +96,9 @@ record PipelineStatus(
     return new PipelineStatus(p.name(), p.layer().name().toLowerCase(Locale.ROOT), p.sink().table(), uri, lastBatch,
         text(batchTime), text(watermark), uncommitted, version, text(versionTime), rowsIn, ledger,
         state(checkpoint.stateLocation(), checkpoint.stateRows()),
-        dev.sluice.orchestration.service.RunLog.read(session, config, p).map(r -> new LastRun(r.start().toString(),
+        lastRun.map(r -> new LastRun(r.start().toString(),
             r.end().toString(), r.cause().name().toLowerCase(Locale.ROOT), r.outcome().name().toLowerCase(Locale.ROOT),
-            r.attempt(), r.error().orElse(null))).orElse(null));
+            r.attempt(), r.error().orElse(null), r.node())).orElse(null));
   }
 
   private static String text(Instant i) {

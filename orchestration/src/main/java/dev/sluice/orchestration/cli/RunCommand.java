@@ -38,6 +38,11 @@ final class RunCommand implements Callable<Integer> {
           + "default 5 minutes) instead of failing. A runner on this host that died (kill -9) is taken over at once.")
   String waitFor;
 
+  @Option(names = "--report-json", paramLabel = "FILE",
+      description = "When the run ends, write per-pipeline wall and CPU time, rows and the peak used heap "
+      + "(sampled every 20 ms) to FILE as JSON (for benchmarks).")
+  Path reportJson;
+
   @Override
   public Integer call() {
     Terminal terminal = root.terminal();
@@ -45,8 +50,10 @@ final class RunCommand implements Callable<Integer> {
     List<PipelineConfig> selected = Pipelines.withUpstreams(c, pipelines);
     List<PipelineRuns.Outcome> outcomes;
     java.time.Duration wait = waitFor == null ? java.time.Duration.ZERO : waitDuration();
-    try (PipelineRuns runs = new PipelineRuns(c, terminal, wait)) {
+    try (PipelineRuns runs = new PipelineRuns(c, terminal, wait);
+         RunReport report = RunReport.open(reportJson, runs.session(), selected)) {
       outcomes = availableNow ? runs.runAvailableNow(selected) : runs.runConfigured(selected);
+      report.finish(outcomes);
     }
     long failed = outcomes.stream().filter(o -> !o.succeeded()).count();
     if (failed > 0) {

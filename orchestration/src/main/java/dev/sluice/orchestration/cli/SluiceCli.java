@@ -18,8 +18,9 @@ import picocli.CommandLine.Spec;
 /** The {@code sluice} command: runs pipelines of a config, checks configs and inspects pipelines and tables. */
 @Command(name = "sluice", mixinStandardHelpOptions = true, version = "sluice 0.1.0",
     description = "Runs bronze -> silver -> gold pipelines as exactly-once streaming queries into Delta tables.",
-    subcommands = {RunCommand.class, ServeCommand.class, ValidateCommand.class, StatusCommand.class, TablesCommand.class,
-        HistoryCommand.class, ReadCommand.class, FsckCommand.class, DemoCommand.class, CommandLine.HelpCommand.class},
+    subcommands = {RunCommand.class, ServeCommand.class, ValidateCommand.class, StatusCommand.class, RunsCommand.class,
+        TablesCommand.class, HistoryCommand.class, ReadCommand.class, FsckCommand.class, OptimizeCommand.class,
+        VacuumCommand.class, DiagnoseCommand.class, DemoCommand.class, CommandLine.HelpCommand.class},
     footer = {"", "Exit codes: 0 done, 1 a run or read failed, 2 bad usage or config.",
         "Start with: sluice demo"})
 public final class SluiceCli implements Callable<Integer> {

@@ -5,9 +5,11 @@ import dev.sluice.config.PipelineConfig;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.ingestion.SluiceSession;
 import dev.sluice.orchestration.Sessions;
+import dev.sluice.orchestration.service.RunRecord;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -19,8 +21,11 @@ import picocli.CommandLine.ParentCommand;
     description =
     "Per pipeline: its last batch from the checkpoint (id, time, watermark, a batch planned but not "
     + "committed), its table's latest version with the row ledger of that commit, and the state the "
-    + "checkpoint keeps.")
+    + "checkpoint keeps; the last service run of each pipeline (with a 'service:' section: from the cluster's run"
+    + " history, with the latest runs of every node).")
 final class StatusCommand implements Callable<Integer> {
+  private static final int RECENT_RUNS = 10;
+
   @ParentCommand
   SluiceCli root;
 
@@ -34,10 +39,14 @@ final class StatusCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     SluiceConfig c = Pipelines.load(config);
     List<PipelineStatus> statuses = new ArrayList<>();
-    try (SluiceSession session = Sessions.forConfig(c)) {
+    List<RunRecord> recent;
+    boolean clustered;
+    try (RunHistories histories = RunHistories.open(c); SluiceSession session = Sessions.forConfig(c)) {
+      clustered = histories.clustered();
       for (PipelineConfig p : Pipelines.withUpstreams(c, List.of())) {
-        statuses.add(PipelineStatus.read(session, c, p));
+        statuses.add(PipelineStatus.read(session, c, p, histories.last(session, p)));
       }
+      recent = clustered ? histories.recent(session, Optional.empty(), RECENT_RUNS) : List.of();
     }
     Terminal t = root.terminal();
     if (json) {
@@ -64,8 +73,14 @@ final class StatusCommand implements Callable<Integer> {
       if (s.lastRun() != null) {
         PipelineStatus.LastRun r = s.lastRun();
         t.result(s.pipeline() + ": last service run " + r.outcome() + " at " + r.end() + " (" + r.cause()
-            + (r.attempt() > 1 ? ", attempt " + r.attempt() : "") + ")" + (r.error() == null ? "" : ": " + r.error()));
+            + (r.attempt() > 1 ? ", attempt " + r.attempt() : "") + (clustered ? ", node " + r.node() : "") + ")"
+            + (r.error() == null ? "" : ": " + r.error()));
       }
+    }
+    if (!recent.isEmpty()) {
+      t.result("");
+      t.result("Latest runs of the cluster (sluice runs " + config + " for more):");
+      RunsCommand.table(recent).render().forEach(t::result);
     }
     if (statuses.stream().allMatch(s -> s.lastBatch() == null)) {
       t.info("No pipeline has run yet: sluice run " + config + " --available-now");

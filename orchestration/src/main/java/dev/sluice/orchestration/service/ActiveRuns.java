@@ -68,6 +68,11 @@ final class ActiveRuns {
     return running;
   }
 
+  /** Whether a query of the pipeline is running now. */
+  synchronized boolean running(String pipeline) {
+    return queries.containsKey(pipeline);
+  }
+
   /** Waits until no run is in progress; false when {@code timeout} passed first. */
   synchronized boolean awaitIdle(Duration timeout) throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();

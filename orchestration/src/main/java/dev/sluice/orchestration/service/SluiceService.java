@@ -5,6 +5,7 @@ import dev.sluice.config.SluiceConfig;
 import dev.sluice.ingestion.SluiceSession;
 import dev.sluice.orchestration.Sessions;
 import dev.sluice.orchestration.service.RunRecord.Cause;
+import dev.sluice.orchestration.service.cluster.ClusterStore;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -13,9 +14,11 @@ import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.quartz.Scheduler;
 import org.quartz.SchedulerException;
+import org.quartz.impl.matchers.GroupMatcher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,22 +61,28 @@ public final class SluiceService implements AutoCloseable {
   private final SluiceSession session;
   private final boolean ownsSession;
   private final ServiceOptions options;
-  private final RunHistory history;
+  private final ClusterStore cluster;
+  private final boolean ownsCluster;
+  private final ListenedRunStore history;
   private final ActiveRuns active = new ActiveRuns();
   private final RunCounter counter;
   private final PipelineRuns runs;
+  private final Misfires misfires = new Misfires();
   private final AtomicBoolean stopCalled = new AtomicBoolean();
   private final CountDownLatch stopped = new CountDownLatch(1);
   private Scheduler scheduler;
   private Fires fires;
   private volatile Thread shutdownHook;
 
-  private SluiceService(SluiceConfig config, SluiceSession session, boolean ownsSession, ServiceOptions options) {
+  private SluiceService(SluiceConfig config, SluiceSession session, boolean ownsSession, ServiceOptions options,
+      ClusterStore cluster, boolean ownsCluster) {
     this.config = config;
     this.session = session;
     this.ownsSession = ownsSession;
     this.options = options;
-    this.history = new RunHistory(options.historyLimit());
+    this.cluster = cluster;
+    this.ownsCluster = ownsCluster;
+    this.history = new ListenedRunStore(cluster == null ? RunStore.inMemory(options.historyLimit()) : cluster.runs());
     this.counter = new RunCounter(config.pipelines().stream().map(PipelineConfig::name).collect(Collectors.toSet()));
     this.runs = new PipelineRuns(config, session, options, history, active, counter);
   }
@@ -92,8 +101,32 @@ public final class SluiceService implements AutoCloseable {
     return start(config, Sessions.forConfig(config), true, options);
   }
 
+  /**
+   * Starts the service as a node of the cluster on {@code cluster} (which the caller opened, for example with a
+   * decorated connection pool, and closes after {@link #stop()}), whatever the config's {@code service:} section says.
+   */
+  public static SluiceService start(SluiceConfig config, SluiceSession session, ServiceOptions options,
+      ClusterStore cluster) {
+    return start(config, session, false, options, java.util.Objects.requireNonNull(cluster, "cluster"), false);
+  }
+
   private static SluiceService start(SluiceConfig config, SluiceSession session, boolean owns, ServiceOptions options) {
-    SluiceService s = new SluiceService(config, session, owns, options);
+    ClusterStore cluster;
+    try {
+      // the config's service: section makes this node part of a cluster; ClusterStore names a store it cannot use
+      cluster = config.service().map(ClusterStore::open).orElse(null);
+    } catch (RuntimeException e) {
+      if (owns) {
+        session.close();
+      }
+      throw e;
+    }
+    return start(config, session, owns, options, cluster, true);
+  }
+
+  private static SluiceService start(SluiceConfig config, SluiceSession session, boolean owns, ServiceOptions options,
+      ClusterStore cluster, boolean ownsCluster) {
+    SluiceService s = new SluiceService(config, session, owns, options, cluster, ownsCluster);
     try {
       s.schedule();
     } catch (SchedulerException | RuntimeException e) {
@@ -107,19 +140,27 @@ public final class SluiceService implements AutoCloseable {
   private void schedule() throws SchedulerException {
     long continuous = config.pipelines().stream().filter(PipelineRuns::continuous).count();
     // each continuous query holds a worker for as long as it runs
-    scheduler = options.scheduler().create("sluice-" + UUID.randomUUID().toString().substring(0, 8),
+    SchedulerProvider provider = cluster == null ? options.scheduler() : cluster.schedulers();
+    scheduler = provider.create("sluice-" + UUID.randomUUID().toString().substring(0, 8),
         options.threads() + (int) continuous);
-    scheduler.setJobFactory((bundle, s) -> new PipelineJob(runs));
+    MaintenanceRuns maintenance = new MaintenanceRuns(config, session, active);
+    scheduler.setJobFactory((bundle, s) -> new PipelineJob(runs, maintenance));
+    scheduler.getListenerManager().addTriggerListener(misfires);
     fires = new Fires(scheduler);
     runs.fires(fires);
+    if (cluster != null) {
+      runs.clusterNode(scheduler.getSchedulerInstanceId());
+      LOG.info("Joining the Sluice cluster as node {}", scheduler.getSchedulerInstanceId());
+    }
     session.streams().addListener(counter);
+    fires.removeJobsOtherThan(config.pipelines().stream().map(PipelineConfig::name).collect(Collectors.toSet()));
     for (PipelineConfig p : config.pipelines()) {
       fires.addJob(p.name());
       if (PipelineRuns.continuous(p)) {
         p.schedule().ifPresent(s -> LOG.warn("Pipeline {} has trigger processing_time, so it runs continuously;"
             + " its schedule is ignored (remove it, or use trigger: available_now to run it on the schedule)",
             p.name()));
-        fires.once(p.name(), Instant.now(), Cause.CONTINUOUS, 1);
+        fires.continuous(p.name());
         LOG.info("Pipeline {}: continuous ({})", p.name(), p.trigger());
       } else if (p.schedule().isPresent()) {
         fires.schedule(p.name(), p.schedule().get());
@@ -132,13 +173,32 @@ public final class SluiceService implements AutoCloseable {
             p.name());
       }
     }
+    MaintenanceSchedule.schedule(scheduler, config);
     scheduler.start();
   }
 
-  /** The pipeline's run records, oldest first (at most {@link ServiceOptions#historyLimit()}). */
+  /**
+   * The pipeline's run records, oldest first (at most {@link ServiceOptions#historyLimit()}; with a cluster store the
+   * latest 100, of every node).
+   */
   public List<RunRecord> runs(String pipeline) {
     requirePipeline(pipeline);
     return history.runs(pipeline);
+  }
+
+  /** The run history: this node's in memory, or the cluster's table shared by every node. */
+  public RunStore runStore() {
+    return history;
+  }
+
+  /** This node's name in run records: its cluster instance id, or {@link RunRecord#LOCAL_NODE}. */
+  public String node() {
+    return runs.node();
+  }
+
+  /** Whether the service runs on the cluster store (the config's {@code service:} section). */
+  public boolean clustered() {
+    return cluster != null;
   }
 
   /** The pipeline's latest run record, if it has run since the service started. */
@@ -176,6 +236,83 @@ public final class SluiceService implements AutoCloseable {
     }
   }
 
+  /**
+   * Pauses the pipeline: none of its triggers fires (schedule, upstream, retry, manual) until {@link #resume}; a run
+   * in progress goes on. A pause lasts as long as the scheduler's job store (the service, with the RAM store).
+   *
+   * @throws IllegalArgumentException when the config has no such pipeline
+   */
+  public void pause(String pipeline) {
+    requirePipeline(pipeline);
+    try {
+      // a paused trigger group also pauses the triggers added to it later (Fires puts them there)
+      scheduler.pauseTriggers(GroupMatcher.triggerGroupEquals(pipeline));
+    } catch (SchedulerException e) {
+      throw new IllegalStateException("Could not pause pipeline " + pipeline + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Resumes a paused pipeline; a schedule that fell due while paused fires once, now (its misfire rule).
+   *
+   * @throws IllegalArgumentException when the config has no such pipeline
+   */
+  public void resume(String pipeline) {
+    requirePipeline(pipeline);
+    try {
+      scheduler.resumeTriggers(GroupMatcher.triggerGroupEquals(pipeline));
+    } catch (SchedulerException e) {
+      throw new IllegalStateException("Could not resume pipeline " + pipeline + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Whether the pipeline is paused ({@link #pause}). */
+  public boolean paused(String pipeline) {
+    requirePipeline(pipeline);
+    try {
+      return scheduler.getPausedTriggerGroups().contains(pipeline);
+    } catch (SchedulerException e) {
+      throw new IllegalStateException("Could not read the state of pipeline " + pipeline + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Whether a run of the pipeline is in progress now. */
+  public boolean running(String pipeline) {
+    requirePipeline(pipeline);
+    return active.running(pipeline);
+  }
+
+  /** Fires of the pipeline's triggers that came late (the misfire threshold) since the service started. */
+  public long misfires(String pipeline) {
+    requirePipeline(pipeline);
+    return misfires.of(pipeline);
+  }
+
+  /** Calls {@code listener} with every run recorded from now on (on the run's thread; it must be quick). */
+  public void onRun(Consumer<RunRecord> listener) {
+    history.listen(listener);
+  }
+
+  /** Whether the scheduler runs and the service is not stopping: it takes fires. */
+  public boolean ready() {
+    try {
+      return !stopCalled.get() && scheduler != null && scheduler.isStarted() && !scheduler.isInStandbyMode()
+          && !scheduler.isShutdown();
+    } catch (SchedulerException e) {
+      return false;
+    }
+  }
+
+  /** The configuration the service runs. */
+  public SluiceConfig config() {
+    return config;
+  }
+
+  /** The session the service's queries run on (its listeners see every batch). */
+  public SluiceSession session() {
+    return session;
+  }
+
   /** Pipelines running at this moment. */
   public int runningCount() {
     return active.running();
@@ -207,6 +344,9 @@ public final class SluiceService implements AutoCloseable {
       active.stopAll();
       boolean idle = awaitIdle();
       shutdownScheduler(idle);
+      if (cluster != null && ownsCluster) {
+        cluster.close();
+      }
       session.streams().removeListener(counter);
       if (ownsSession) {
         session.close();

@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 /** Runs {@code sluice} in a child JVM, as a user would, and captures what it printed and its exit code. */
-final class SluiceProcess {
+public final class SluiceProcess {
   private SluiceProcess() {}
 
   /** What a run of the command left behind. */
@@ -64,7 +64,7 @@ final class SluiceProcess {
    * classes, ours or a module's test jar (they hold a logback-test.xml, which logback prefers), so the child logs
    * with the CLI's own logback.xml, as a user's run does.
    */
-  static String classpath() {
+  public static String classpath() {
     String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
     return Arrays.stream(cp.split(File.pathSeparator))
         .filter(e -> !e.endsWith("test-classes") && !e.endsWith("test-classes" + File.separator)

@@ -107,6 +107,14 @@ public final class TableContext {
     return !FileSkipping.prune(state.schema(), state.metadata().partitionColumns(), List.of(add), predicate).isEmpty();
   }
 
+  /**
+   * Whether a file (e.g. one a concurrent commit added) may hold rows matching {@code predicate}; the predicate is
+   * bound once, on first use, however many files are asked about.
+   */
+  public java.util.function.Predicate<AddFile> fileMatcher(SnapshotState state, Predicate predicate) {
+    return FileSkipping.matcher(state.schema(), state.metadata().partitionColumns(), predicate);
+  }
+
   /** The rows of one data file, shaped as {@code readSchema}; partition columns come from the log. */
   public CloseableIterator<Row> readRows(SnapshotState state, AddFile add, StructType readSchema) {
     List<String> partitionColumns = state.metadata().partitionColumns();

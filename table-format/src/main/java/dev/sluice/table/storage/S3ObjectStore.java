@@ -74,15 +74,24 @@ public final class S3ObjectStore implements ObjectStore {
    * @throws StorageException if the SDK cannot be configured, e.g. no region can be found
    */
   // ApacheHttpClient is deprecated in favour of apache5-client, which table-format does not depend on yet.
-  @SuppressWarnings("deprecation")
   public S3ObjectStore(S3Options options) {
+    this(options, java.util.function.UnaryOperator.identity());
+  }
+
+  /**
+   * A store whose HTTP client is wrapped, below the SDK's retries (fault injection in tests, request metrics).
+   *
+   * @throws StorageException if the SDK cannot be configured, e.g. no region can be found
+   */
+  @SuppressWarnings("deprecation")
+  public S3ObjectStore(S3Options options, java.util.function.UnaryOperator<SdkHttpClient> httpWrapper) {
     this.options = options;
     this.root = options.rootUri();
     this.keyPrefix = options.keyPrefix().isEmpty() ? "" : options.keyPrefix() + "/";
-    this.http = ApacheHttpClient.builder()
+    this.http = httpWrapper.apply(ApacheHttpClient.builder()
         .connectionTimeout(options.timeouts().connection())
         .socketTimeout(options.timeouts().socket())
-        .build();
+        .build());
     this.credentials = options.accessKeyId() == null
         ? DefaultCredentialsProvider.builder().build()
         : StaticCredentialsProvider.create(AwsBasicCredentials.create(options.accessKeyId(), options.secretAccessKey()));

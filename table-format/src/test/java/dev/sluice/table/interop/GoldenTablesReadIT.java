@@ -24,7 +24,7 @@ import org.junit.jupiter.api.TestFactory;
 class GoldenTablesReadIT {
   /** Tables whose protocol or features Sluice doesn't implement: refused with UnsupportedTableFeatureException. */
   static final Set<String> UNSUPPORTED = Set.of(
-      "deltalog-invalid-protocol-version", "basic-with-vacuum-protocol-check-feature", "collations-preview-table",
+      "deltalog-invalid-protocol-version", "collations-preview-table",
       "collations-table", "data-reader-timestamp_ntz", "data-reader-timestamp_ntz-id-mode",
       "data-reader-timestamp_ntz-name-mode", "data-skipping-basic-stats-all-types-columnmapping-id",
       "data-skipping-basic-stats-all-types-columnmapping-name", "dv-with-columnmapping", "parquet-all-types", "parquet-all-types-legacy-format", "spark-variant-checkpoint",

@@ -12,9 +12,36 @@ final class ByteReader {
   private int pos;
   private int limit;
   private long consumedBefore;
+  /** Where the bytes being recorded start in {@code buf}, or -1; refills keep them. */
+  private int mark = -1;
 
   ByteReader(InputStream in) {
     this.in = in;
+  }
+
+  /** A reader of bytes already in memory (an encoded state key or value); reset it with {@link #reset}. */
+  ByteReader() {
+    this.in = null;
+    this.buf = new byte[0];
+  }
+
+  /** Reads {@code bytes} from the start (only for a reader made with {@link #ByteReader()}). */
+  void reset(byte[] bytes) {
+    buf = bytes;
+    pos = 0;
+    limit = bytes.length;
+    consumedBefore = 0;
+    mark = -1;
+  }
+
+  /** Starts recording: {@link #sinceMark} returns the bytes consumed from here. */
+  void mark() {
+    mark = pos;
+  }
+
+  /** A copy of the bytes consumed since {@link #mark}. */
+  byte[] sinceMark() {
+    return java.util.Arrays.copyOfRange(buf, mark, pos);
   }
 
   /** Bytes consumed since the start of the stream. */
@@ -97,16 +124,23 @@ final class ByteReader {
 
   /** Makes at least {@code n} bytes available from {@code pos}; false if the stream ends first. */
   private boolean fill(int n) throws IOException {
-    if (pos > 0) {
-      System.arraycopy(buf, pos, buf, 0, limit - pos);
-      consumedBefore += pos;
-      limit -= pos;
-      pos = 0;
+    if (in == null) {
+      return false; // the bytes in memory are all there is (and belong to the caller: never compact them)
     }
-    if (n > buf.length) {
-      buf = java.util.Arrays.copyOf(buf, Math.max(n, buf.length * 2));
+    int keep = mark >= 0 ? mark : pos;
+    if (keep > 0) {
+      System.arraycopy(buf, keep, buf, 0, limit - keep);
+      consumedBefore += keep;
+      limit -= keep;
+      pos -= keep;
+      if (mark >= 0) {
+        mark = 0;
+      }
     }
-    while (limit < n) {
+    if (pos + n > buf.length) {
+      buf = java.util.Arrays.copyOf(buf, Math.max(pos + n, buf.length * 2));
+    }
+    while (limit < pos + n) {
       int read = in.read(buf, limit, buf.length - limit);
       if (read < 0) {
         return false;

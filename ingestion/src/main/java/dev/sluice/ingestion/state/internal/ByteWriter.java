@@ -86,6 +86,16 @@ final class ByteWriter {
     writeFixedInt((int) v);
   }
 
+  /** The buffer itself (valid up to {@link #position()} until the next write), for lookups without a copy. */
+  byte[] buffer() {
+    return buf;
+  }
+
+  /** A copy of bytes {@code [from, position())}. */
+  byte[] copyFrom(int from) {
+    return Arrays.copyOfRange(buf, from, pos);
+  }
+
   /** A copy of the bytes written. */
   byte[] toByteArray() {
     return Arrays.copyOf(buf, pos);

@@ -4,11 +4,8 @@ import dev.sluice.ingestion.Location;
 import dev.sluice.ingestion.state.StateSchema;
 import dev.sluice.ingestion.state.StateStore;
 import dev.sluice.ingestion.state.StateStoreProvider;
-import dev.sluice.table.data.Row;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
 import org.slf4j.Logger;
@@ -25,9 +22,11 @@ import org.slf4j.LoggerFactory;
  * files of versions an abandoned run wrote beyond it (snapshots at or after N, deltas after N), so
  * that a later load can't mix them with the re-run's files.
  *
- * <p>{@code memoryUsedBytes} is an estimate: the encoded size of every key and value (tracked
- * exactly as entries change) plus a per-entry overhead for the hash map node and the Java objects
- * of the two rows, derived from the schema (see {@link #entryOverhead}).
+ * <p>The map holds every key and value encoded as in the state files ({@link BytesMap}), so a commit
+ * copies the changed entries' bytes into the delta and a snapshot copies the map's bytes, without
+ * encoding rows again, and an entry costs its bytes plus ~60 bytes rather than a graph of boxed rows.
+ * {@code memoryUsedBytes} is the encoded size of every key and value (tracked exactly as entries
+ * change), plus two array headers per entry and the map's slot arrays.
  *
  * <p>Not thread-safe: one batch at a time, from the query thread.
  */
@@ -36,12 +35,12 @@ public final class InMemoryStateStoreProvider implements StateStoreProvider {
   static final Compression DEFAULT_COMPRESSION = Compression.SNAPPY;
 
   private final StateFiles files;
-  private final EntrySizer sizer;
+  private final StructCodec keys;
+  private final StructCodec values;
   private final int snapshotInterval;
-  private final long entryOverhead;
 
   private long cachedVersion = -1;
-  private Map<Row, Row> cached = new HashMap<>();
+  private BytesMap cached = new BytesMap();
   private long cachedBytes;
   /** What storage held when the cache was last rebuilt; null once the first commit after it cleaned up. */
   private StateFileListing listed;
@@ -54,12 +53,10 @@ public final class InMemoryStateStoreProvider implements StateStoreProvider {
       throw new IllegalArgumentException("The state snapshot interval must be at least 1 version, not "
           + snapshotInterval + " (state of " + folder + ")");
     }
-    StructCodec keys = new StructCodec(schema.keySchema(), "key");
-    StructCodec values = new StructCodec(schema.valueSchema(), "value");
+    this.keys = new StructCodec(schema.keySchema(), "key");
+    this.values = new StructCodec(schema.valueSchema(), "value");
     this.files = new StateFiles(folder, keys, values, compression);
-    this.sizer = new EntrySizer(keys, values);
     this.snapshotInterval = snapshotInterval;
-    this.entryOverhead = entryOverhead(schema);
   }
 
   /**
@@ -84,7 +81,7 @@ public final class InMemoryStateStoreProvider implements StateStoreProvider {
     if (cachedVersion != version - 1) {
       rebuild(version - 1);
     }
-    active = new InMemoryStateStore(this, version, cached);
+    active = new InMemoryStateStore(this, version, cached, new StateRowCodec(keys, values));
     return active;
   }
 
@@ -110,7 +107,7 @@ public final class InMemoryStateStoreProvider implements StateStoreProvider {
       active.replaced();
       active = null;
     }
-    cached = new HashMap<>();
+    cached = new BytesMap();
     cachedVersion = -1;
     cachedBytes = 0;
   }
@@ -120,7 +117,7 @@ public final class InMemoryStateStoreProvider implements StateStoreProvider {
   }
 
   long memoryEstimate() {
-    return cachedBytes + cached.size() * entryOverhead;
+    return cachedBytes + cached.size() * ENTRY_OVERHEAD + cached.slotBytes();
   }
 
   /** What {@link #commit} did. */
@@ -130,7 +127,7 @@ public final class InMemoryStateStoreProvider implements StateStoreProvider {
    * Writes {@code changes} (puts, and {@link InMemoryStateStore#REMOVED} for removes) as {@code version}'s
    * delta, then applies them to the cached map of {@code version - 1}.
    */
-  CommitOutcome commit(long version, Map<Row, Row> changes) {
+  CommitOutcome commit(long version, BytesMap changes) {
     if (cachedVersion != version - 1) {
       throw new IllegalStateException("Committing state version " + version + " of " + folder()
           + " but the provider holds version " + cachedVersion + "; load the version again");
@@ -139,24 +136,34 @@ public final class InMemoryStateStoreProvider implements StateStoreProvider {
     StateFileFormat.Writer delta = files.newDelta();
     long updated = 0;
     long bytesChange = 0;
-    for (Map.Entry<Row, Row> e : changes.entrySet()) {
-      Row old = cached.get(e.getKey());
-      if (old != null) {
-        bytesChange -= sizer.size(e.getKey(), old);
+    for (int slot = 0; slot < changes.capacity(); slot++) {
+      byte[] key = changes.keyAt(slot);
+      if (key == null) {
+        continue;
       }
-      if (e.getValue() == InMemoryStateStore.REMOVED) {
-        delta.remove(e.getKey());
+      byte[] value = changes.valueAt(slot);
+      if (value == InMemoryStateStore.REMOVED) {
+        delta.removeEncoded(key);
       } else {
-        bytesChange += delta.put(e.getKey(), e.getValue());
+        delta.putEncoded(key, value);
         updated++;
       }
     }
     files.write(StateFileNames.delta(version), delta.finish());
-    for (Map.Entry<Row, Row> e : changes.entrySet()) {
-      if (e.getValue() == InMemoryStateStore.REMOVED) {
-        cached.remove(e.getKey());
-      } else {
-        cached.put(e.getKey(), e.getValue());
+    for (int slot = 0; slot < changes.capacity(); slot++) {
+      byte[] key = changes.keyAt(slot);
+      if (key == null) {
+        continue;
+      }
+      byte[] value = changes.valueAt(slot);
+      byte[] old = value == InMemoryStateStore.REMOVED
+          ? cached.remove(key, 0, key.length, changes.hashAt(slot))
+          : cached.put(key, changes.hashAt(slot), value);
+      if (old != null) {
+        bytesChange -= key.length + old.length;
+      }
+      if (value != InMemoryStateStore.REMOVED) {
+        bytesChange += key.length + value.length;
       }
     }
     cachedVersion = version;
@@ -170,8 +177,11 @@ public final class InMemoryStateStoreProvider implements StateStoreProvider {
   private void writeSnapshot(long version) {
     try {
       StateFileFormat.Writer snapshot = files.newSnapshot();
-      for (Map.Entry<Row, Row> e : cached.entrySet()) {
-        snapshot.put(e.getKey(), e.getValue());
+      for (int slot = 0; slot < cached.capacity(); slot++) {
+        byte[] key = cached.keyAt(slot);
+        if (key != null) {
+          snapshot.putEncoded(key, cached.valueAt(slot));
+        }
       }
       files.write(StateFileNames.snapshot(version), snapshot.finish());
     } catch (RuntimeException e) {
@@ -199,7 +209,7 @@ public final class InMemoryStateStoreProvider implements StateStoreProvider {
 
   /** Replaces the cache with {@code stateVersion} read from storage. */
   private void rebuild(long stateVersion) {
-    cached = new HashMap<>();
+    cached = new BytesMap();
     cachedBytes = 0;
     cachedVersion = -1;
     StateFileListing listing = files.list();
@@ -213,7 +223,7 @@ public final class InMemoryStateStoreProvider implements StateStoreProvider {
         throw StateErrors.cannotRebuild(stateVersion, folder(), files.uri(StateFileNames.delta(v)), why);
       }
     }
-    Map<Row, Row> map = new HashMap<>();
+    BytesMap map = new BytesMap();
     Replay replay = new Replay(map);
     if (snapshot.isPresent()) {
       files.read(StateFileNames.snapshot(from), StateFileFormat.SNAPSHOT, replay);
@@ -228,41 +238,34 @@ public final class InMemoryStateStoreProvider implements StateStoreProvider {
   }
 
   /** Applies file records to a map, keeping the encoded size of its entries. */
-  private final class Replay implements StateFileFormat.Visitor {
-    private final Map<Row, Row> map;
+  private static final class Replay implements StateFileFormat.Visitor {
+    private final BytesMap map;
     private long bytes;
 
-    Replay(Map<Row, Row> map) {
+    Replay(BytesMap map) {
       this.map = map;
     }
 
     @Override
-    public void put(Row key, Row value, long size) {
-      Row old = map.put(key, value);
-      bytes += size - (old == null ? 0 : sizer.size(key, old));
+    public void put(byte[] key, byte[] value) {
+      byte[] old = map.put(key, value);
+      bytes += key.length + value.length - (old == null ? 0 : key.length + old.length);
     }
 
     @Override
-    public void remove(Row key) {
-      Row old = map.remove(key);
+    public void remove(byte[] key) {
+      byte[] old = map.remove(key);
       if (old != null) {
-        bytes -= sizer.size(key, old);
+        bytes -= key.length + old.length;
       }
     }
   }
 
   /**
-   * Heap bytes per entry besides the encoded data: a HashMap node (32) and its share of the table
-   * (~8), and per row a GenericRow (16), its Object[] (16 + 4 per column, 8-aligned) and ~24 per
-   * column for the boxed value or the String and byte[] headers. Calibrated with
-   * StateStoreBenchmark, which prints the measured heap per key next to the estimate.
+   * Heap bytes per entry besides the encoded data and the slots: the headers of its two byte arrays
+   * (16 each) and their padding to 8 bytes (~4 each on average), plus the share of the table a
+   * resize leaves free. Calibrated with StateStoreBenchmark (1 M string keys: 90 bytes measured per
+   * key, 88 estimated; the boxed-row map took 181).
    */
-  static long entryOverhead(StateSchema schema) {
-    return 40 + rowOverhead(schema.keySchema().size()) + rowOverhead(schema.valueSchema().size());
-  }
-
-  private static long rowOverhead(int columns) {
-    long array = (16 + 4L * columns + 7) / 8 * 8;
-    return 16 + array + 24L * columns;
-  }
+  static final long ENTRY_OVERHEAD = 48;
 }

@@ -26,12 +26,11 @@ final class StateFileFormat {
 
   private StateFileFormat() {}
 
-  /** Receives the records of a file in order. */
+  /** Receives the records of a file in order, as their encoded key and value (what the store keeps in memory). */
   interface Visitor {
-    /** {@code bytes}: the encoded size of key and value, for the memory estimate. */
-    void put(Row key, Row value, long bytes);
+    void put(byte[] key, byte[] value);
 
-    void remove(Row key);
+    void remove(byte[] key);
   }
 
   /** Builds one file in memory. */
@@ -71,6 +70,20 @@ final class StateFileFormat {
     void remove(Row key) {
       buf.writeByte(TAG_REMOVE);
       keys.writeRow(buf, key);
+      recordDone();
+    }
+
+    /** A put of a key and value already encoded with this file's codecs (copied as they are). */
+    void putEncoded(byte[] key, byte[] value) {
+      buf.writeByte(TAG_PUT);
+      buf.writeBytes(key);
+      buf.writeBytes(value);
+      recordDone();
+    }
+
+    void removeEncoded(byte[] key) {
+      buf.writeByte(TAG_REMOVE);
+      buf.writeBytes(key);
       recordDone();
     }
 
@@ -129,15 +142,19 @@ final class StateFileFormat {
       if (tag == TAG_END) {
         break;
       }
-      long start = in.consumed();
-      Row key = keys.readRow(in);
-      if (tag == TAG_PUT) {
-        Row value = values.readRow(in);
-        visitor.put(key, value, in.consumed() - start);
-      } else if (tag == TAG_REMOVE) {
-        visitor.remove(key);
-      } else {
+      if (tag != TAG_PUT && tag != TAG_REMOVE) {
         throw new IOException("record " + records + " has the unknown tag " + tag);
+      }
+      // Decoding checks each record and finds where it ends; the store keeps the bytes themselves.
+      in.mark();
+      keys.readRow(in);
+      byte[] key = in.sinceMark();
+      if (tag == TAG_PUT) {
+        in.mark();
+        values.readRow(in);
+        visitor.put(key, in.sinceMark());
+      } else {
+        visitor.remove(key);
       }
       records++;
     }

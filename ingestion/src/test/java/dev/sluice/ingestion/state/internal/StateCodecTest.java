@@ -124,13 +124,14 @@ class StateCodecTest {
       StateFileFormat.read(new ByteArrayInputStream(file), StateFileFormat.DELTA, keys, values,
           new StateFileFormat.Visitor() {
             @Override
-            public void put(Row key, Row value, long bytes) {
-              seen.add("put " + key.get(1));
+            public void put(byte[] key, byte[] value) {
+              seen.add("put " + decode(keys, key).get(1));
+              assertThat(decode(values, value)).isEqualTo(Row.of(new Object[ALL.size()]));
             }
 
             @Override
-            public void remove(Row key) {
-              seen.add("remove " + key.get(1));
+            public void remove(byte[] key) {
+              seen.add("remove " + decode(keys, key).get(1));
             }
           });
       assertThat(seen).hasSize(20_001).startsWith("put k0").endsWith("put k19999", "remove k3");
@@ -161,10 +162,18 @@ class StateCodecTest {
   private static StateFileFormat.Visitor ignoring() {
     return new StateFileFormat.Visitor() {
       @Override
-      public void put(Row key, Row value, long bytes) {}
+      public void put(byte[] key, byte[] value) {}
 
       @Override
-      public void remove(Row key) {}
+      public void remove(byte[] key) {}
     };
+  }
+
+  private static Row decode(StructCodec codec, byte[] bytes) {
+    try {
+      return codec.readRow(new ByteReader(new ByteArrayInputStream(bytes)));
+    } catch (IOException e) {
+      throw new AssertionError(e);
+    }
   }
 }

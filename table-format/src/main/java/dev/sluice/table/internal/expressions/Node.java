@@ -76,21 +76,17 @@ public sealed interface Node
   }
 
   /** {@code column [NOT] IN (values)}; the values are non-null and in the column's value domain. */
-  record In(Column column, List<Object> values, boolean negated, java.util.NavigableSet<Object> index)
-      implements Node {
+  record In(Column column, List<Object> values, boolean negated, InValues index) implements Node {
     public In {
       values = List.copyOf(values);
+      // A MERGE prunes by IN over every key of its batch (a million values): hashed, never scanned per row.
+      if (index == null) {
+        index = new InValues(column, values);
+      }
     }
 
     public In(Column column, List<Object> values, boolean negated) {
-      this(column, values, negated, sorted(column, values));
-    }
-
-    // A MERGE prunes by IN over every key of its batch (a million values): a linear scan per row made it quadratic.
-    private static java.util.NavigableSet<Object> sorted(Column column, List<Object> values) {
-      java.util.TreeSet<Object> out = new java.util.TreeSet<>(column::compare);
-      out.addAll(values);
-      return java.util.Collections.unmodifiableNavigableSet(out);
+      this(column, values, negated, null);
     }
 
     @Override
@@ -107,9 +103,14 @@ public sealed interface Node
       return index.contains(value);
     }
 
+    /** Whether a listed value v has {@code low <= v <= high} (a null bound is open): file pruning by min/max. */
+    public boolean anyBetween(Object low, Object high) {
+      return index.anyBetween(low, high);
+    }
+
     @Override
     public Node negate() {
-      return new In(column, values, !negated);
+      return new In(column, values, !negated, index);
     }
   }
 

@@ -87,18 +87,23 @@ final class ValueOrder {
     return n instanceof Long || n instanceof Integer || n instanceof Short || n instanceof Byte;
   }
 
+  /**
+   * Code point order. UTF-16 order differs from it only where the first differing chars include a surrogate
+   * (a supplementary code point sorts above U+E000..U+FFFF), so chars are compared directly up to there.
+   */
   static int compareCodePoints(String a, String b) {
-    int i = 0;
-    int j = 0;
-    while (i < a.length() && j < b.length()) {
-      int ca = a.codePointAt(i);
-      int cb = b.codePointAt(j);
+    int n = Math.min(a.length(), b.length());
+    for (int i = 0; i < n; i++) {
+      char ca = a.charAt(i);
+      char cb = b.charAt(i);
       if (ca != cb) {
-        return Integer.compare(ca, cb);
+        if (Character.isSurrogate(ca) || Character.isSurrogate(cb)) {
+          return Integer.compare(a.codePointAt(i > 0 && Character.isHighSurrogate(a.charAt(i - 1)) ? i - 1 : i),
+              b.codePointAt(i > 0 && Character.isHighSurrogate(b.charAt(i - 1)) ? i - 1 : i));
+        }
+        return Character.compare(ca, cb);
       }
-      i += Character.charCount(ca);
-      j += Character.charCount(cb);
     }
-    return Boolean.compare(i < a.length(), j < b.length());
+    return Integer.compare(a.length(), b.length());
   }
 }

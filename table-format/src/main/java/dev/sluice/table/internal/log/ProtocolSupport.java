@@ -13,19 +13,27 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Which Delta protocols Sluice reads and writes. Reads: reader version 1, or 3 with reader feature {@code deletionVectors}.
- * Writes: additionally writer version 1 or 2, or 7 with only {@code appendOnly}, {@code invariants} and
- * {@code changeDataFeed}, {@code deletionVectors}, and no column carrying {@code delta.invariants} (Sluice does not evaluate them).
+ * Which Delta protocols Sluice reads and writes. Reads: reader version 1, or 3 with reader features
+ * {@code deletionVectors} and {@code vacuumProtocolCheck} only.
+ * Writes: additionally writer version 1 or 2, or 7 with only {@code appendOnly}, {@code invariants},
+ * {@code changeDataFeed}, {@code deletionVectors} and {@code vacuumProtocolCheck}, and no column carrying
+ * {@code delta.invariants} (Sluice does not evaluate them).
  */
 public final class ProtocolSupport {
-  /** Reader features Sluice implements: deletion vectors (rows they name are left out of every read). */
-  static final Set<String> READER_FEATURES = Set.of("deletionVectors");
+  /**
+   * The reader-writer feature that obliges VACUUM to check the writer protocol too; it changes nothing else, and
+   * {@code dev.sluice.table.Vacuum} honours it.
+   */
+  public static final String VACUUM_PROTOCOL_CHECK = "vacuumProtocolCheck";
+  /** Reader features Sluice implements: deletion vectors (rows they name are left out of every read) and the vacuum check. */
+  static final Set<String> READER_FEATURES = Set.of("deletionVectors", VACUUM_PROTOCOL_CHECK);
   /**
    * Writer features Sluice implements when writing (invariants only while no column declares one). With
    * {@code deletionVectors} a writer may rewrite a file that has one (its rows read without the deleted ones, its
    * remove naming the DV) and keeps numRecords in every add; it writes no new DVs (copy-on-write).
    */
-  static final Set<String> WRITER_FEATURES = Set.of("appendOnly", "invariants", "changeDataFeed", "deletionVectors");
+  static final Set<String> WRITER_FEATURES = Set.of("appendOnly", "invariants", "changeDataFeed", "deletionVectors",
+      VACUUM_PROTOCOL_CHECK);
   /** Writer-only features that still change what a reader sees (string ordering, so stats and comparisons). */
   private static final Set<String> READ_AFFECTING_WRITER_FEATURES = Set.of("collations", "collations-preview");
   private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -192,7 +200,8 @@ public final class ProtocolSupport {
   private static UnsupportedTableFeatureException unsupportedRead(String table, String what) {
     return new UnsupportedTableFeatureException("Cannot read " + table + ": it requires " + what
         + ", which Sluice does not support. Sluice reads tables at reader version 1 (and reader version 3 with reader"
-        + " feature deletionVectors). Read it with an engine that supports these features, or recreate it without them.");
+        + " features deletionVectors and vacuumProtocolCheck). Read it with an engine that supports these features, or"
+        + " recreate it without them.");
   }
 
   private static UnsupportedTableFeatureException unsupportedWrite(String table, String what) {

@@ -19,8 +19,16 @@ public final class MergeKey {
     this.hash = Arrays.hashCode(parts);
   }
 
-  /** The key of {@code row} at {@code positions}, or null when a part is null. */
-  public static MergeKey of(Row row, int[] positions) {
+  /**
+   * The key of {@code row} at {@code positions}, or null when a part is null. A one-column key is its normalised
+   * value itself (a String's hash is cached, so matching a million keys costs no allocation nor rehash); a
+   * wider key is a {@code MergeKey}.
+   */
+  public static Object of(Row row, int[] positions) {
+    if (positions.length == 1) {
+      Object v = row.get(positions[0]);
+      return v == null ? null : normalise(v);
+    }
     Object[] parts = new Object[positions.length];
     for (int i = 0; i < positions.length; i++) {
       Object v = row.get(positions[i]);
@@ -32,6 +40,11 @@ public final class MergeKey {
     return new MergeKey(parts);
   }
 
+  /** Part {@code i} of a key made by {@link #of} (binaries as ByteBuffer). */
+  public static Object part(Object key, int i) {
+    return key instanceof MergeKey k ? k.parts[i] : key;
+  }
+
   private static Object normalise(Object v) {
     if (v instanceof BigDecimal d) {
       return d.signum() == 0 ? BigDecimal.ZERO : d.stripTrailingZeros();
@@ -40,11 +53,6 @@ public final class MergeKey {
       return ByteBuffer.wrap(b);
     }
     return v;
-  }
-
-  /** Part {@code i} as the row holds it (binaries as ByteBuffer). */
-  public Object part(int i) {
-    return parts[i];
   }
 
   @Override

@@ -4,17 +4,20 @@ import dev.sluice.table.data.Row;
 import dev.sluice.table.exceptions.DuplicateMergeKeyException;
 import dev.sluice.table.types.StructType;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * The MERGE source by key: one row per key (several rows for a key are an error unless a
  * "latest by" column picks the one with the greatest value), plus the rows whose key has a null part
- * (they can never match).
+ * (they can never match). Keyed rows have a position (in order of their key's first arrival), so that
+ * matching can mark them in an array rather than a set of keys.
  */
 public final class SourceIndex {
-  private final Map<MergeKey, Row> byKey = new LinkedHashMap<>();
+  private final Map<Object, Integer> positions;
+  private final List<Object> keys = new ArrayList<>();
+  private final List<Row> rows = new ArrayList<>();
   private final List<Row> nullKeyed = new ArrayList<>();
   private final int[] keyPositions;
 
@@ -22,28 +25,30 @@ public final class SourceIndex {
    * @param latestBy column of the source deciding between rows with one key (greatest wins; nulls lose), or null
    * @throws DuplicateMergeKeyException when a key occurs twice and {@code latestBy} is null
    */
-  public SourceIndex(StructType schema, List<String> keys, List<Row> rows, String latestBy) {
-    keyPositions = positions(schema, keys, "source");
+  public SourceIndex(StructType schema, List<String> keyColumns, List<Row> source, String latestBy) {
+    keyPositions = positions(schema, keyColumns, "source");
+    positions = new HashMap<>(Math.max(16, (int) (source.size() / 0.75f) + 1));
     int order = latestBy == null ? -1 : schema.indexOf(latestBy);
     if (latestBy != null && order < 0) {
       throw new IllegalArgumentException("MERGE latest-by column '" + latestBy + "' is not in the source; its columns are "
           + schema.fieldNames());
     }
-    for (Row r : rows) {
-      MergeKey k = MergeKey.of(r, keyPositions);
+    for (Row r : source) {
+      Object k = MergeKey.of(r, keyPositions);
       if (k == null) {
         nullKeyed.add(r);
         continue;
       }
-      Row previous = byKey.get(k);
+      Integer previous = positions.putIfAbsent(k, rows.size());
       if (previous == null) {
-        byKey.put(k, r);
+        keys.add(k);
+        rows.add(r);
       } else if (order < 0) {
-        throw new DuplicateMergeKeyException("The MERGE source has several rows with key " + keys + " = " + k
+        throw new DuplicateMergeKeyException("The MERGE source has several rows with key " + keyColumns + " = " + k
             + "; a target row may be changed by one source row only. Deduplicate the source, or merge with"
             + " latest-by a column (e.g. an update timestamp) to keep the newest row per key.");
-      } else if (newer(r.get(order), previous.get(order))) {
-        byKey.put(k, r);
+      } else if (newer(r.get(order), rows.get(previous).get(order))) {
+        rows.set(previous, r);
       }
     }
   }
@@ -72,8 +77,23 @@ public final class SourceIndex {
     return out;
   }
 
-  public Map<MergeKey, Row> byKey() {
-    return byKey;
+  /** The position of the source row with {@code key} (made by {@link MergeKey#of}), or -1. */
+  public int positionOf(Object key) {
+    Integer p = key == null ? null : positions.get(key);
+    return p == null ? -1 : p;
+  }
+
+  /** The number of keyed rows (positions are 0 to this, exclusive). */
+  public int keyed() {
+    return rows.size();
+  }
+
+  public Row row(int position) {
+    return rows.get(position);
+  }
+
+  public Object key(int position) {
+    return keys.get(position);
   }
 
   public List<Row> nullKeyed() {
@@ -81,6 +101,6 @@ public final class SourceIndex {
   }
 
   public int size() {
-    return byKey.size() + nullKeyed.size();
+    return rows.size() + nullKeyed.size();
   }
 }

@@ -23,6 +23,9 @@ import org.apache.parquet.io.PositionOutputStream;
  * <p>The file becomes visible when {@link #close()} succeeds. The caller calls exactly one of
  * {@link #close()} or {@link #abort()}. A {@link SchemaMismatchException} from {@link #write} leaves
  * the writer usable (the row was checked before anything was written); after any other failure, abort.
+ *
+ * <p>Rows are checked and counted on the caller's thread and encoded on another ({@link EncoderPipeline}), so a
+ * storage failure of one row may be raised by a later call. Rows handed to {@link #write} must not change.
  */
 public final class ParquetDataWriter {
   private final ObjectStore store;
@@ -31,6 +34,7 @@ public final class ParquetDataWriter {
   private final ParquetWriter<Row> writer;
   private final RowWriteSupport support;
   private final FileStats stats;
+  private final EncoderPipeline encoder;
   private boolean finished;
 
   private ParquetDataWriter(ObjectStore store, String key, StructType schema, ParquetWriteOptions options) {
@@ -50,6 +54,7 @@ public final class ParquetDataWriter {
     } catch (IOException e) {
       throw new StorageException("Creating Parquet data file " + store.uriOf(key) + " failed: " + e.getMessage(), e);
     }
+    this.encoder = new EncoderPipeline(writer::write);
   }
 
   /**
@@ -85,16 +90,31 @@ public final class ParquetDataWriter {
   public void write(Row row) {
     support.check(row);
     try {
-      writer.write(row);
-    } catch (IOException e) {
-      throw new StorageException("Writing Parquet data file " + store.uriOf(key) + " failed: " + e.getMessage(), e);
+      encoder.add(support.prepare(row));
+    } catch (Exception e) {
+      throw failure("Writing", e);
     }
     stats.add(row);
   }
 
-  /** Bytes written so far plus those buffered for the current row group; use it to roll files at a target size. */
+  /**
+   * Bytes written so far plus those buffered for the current row group; use it to roll files at a target size.
+   * Waits for the rows handed to the encoder, so ask now and then, not after every row.
+   */
   public long bytesWritten() {
+    try {
+      encoder.drain();
+    } catch (Exception e) {
+      throw failure("Writing", e);
+    }
     return writer.getDataSize();
+  }
+
+  private RuntimeException failure(String doing, Exception e) {
+    if (e instanceof RuntimeException r) {
+      return r;
+    }
+    return new StorageException(doing + " Parquet data file " + store.uriOf(key) + " failed: " + e.getMessage(), e);
   }
 
   public long numRecords() {
@@ -105,8 +125,10 @@ public final class ParquetDataWriter {
   public WrittenFile close() {
     finished = true;
     try {
+      encoder.drain();
       writer.close();
-    } catch (IOException | RuntimeException e) {
+    } catch (Exception e) {
+      encoder.cancel();
       discard();
       throw new StorageException("Finishing Parquet data file " + store.uriOf(key) + " failed: " + e.getMessage()
           + "; the partial object was deleted", e);
@@ -123,6 +145,7 @@ public final class ParquetDataWriter {
   }
 
   private void discard() {
+    encoder.cancel();
     file.closeQuietly();
     store.delete(key);
   }

@@ -46,11 +46,16 @@ final class RowWriteSupport extends WriteSupport<Row> {
     root.checkRow(row);
   }
 
-  /** Writes a row that {@link #check} accepted. */
+  /** The row {@link #write} takes: a checked row with its values made ready on the caller's thread. */
+  Row prepare(Row checked) {
+    return root.prepareRow(checked);
+  }
+
+  /** Writes a row from {@link #prepare}. */
   @Override
-  public void write(Row row) {
+  public void write(Row prepared) {
     consumer.startMessage();
-    root.writeFields(consumer, row);
+    root.writePreparedFields(consumer, prepared);
     consumer.endMessage();
   }
 }

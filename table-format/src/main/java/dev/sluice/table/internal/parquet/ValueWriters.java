@@ -11,6 +11,7 @@ import dev.sluice.table.types.StructField;
 import dev.sluice.table.types.StructType;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.List;
@@ -42,6 +43,19 @@ final class ValueWriters {
     /** Writes a value that {@link #check} accepted. */
     abstract void write(RecordConsumer out, Object value);
 
+    /**
+     * The value made ready for {@link #writePrepared} (a {@link Binary}, a {@code long}), so that the writer's caller
+     * can do that share of the work while another thread encodes; the value itself where nothing is gained.
+     */
+    Object prepare(Object value) {
+      return value;
+    }
+
+    /** Writes what {@link #prepare} returned. */
+    void writePrepared(RecordConsumer out, Object prepared) {
+      write(out, prepared);
+    }
+
     final <T> T expect(Object value, Class<T> javaType) {
       return ValueWriters.expect(value, javaType, type, column);
     }
@@ -69,7 +83,19 @@ final class ValueWriters {
       case STRING -> new Primitive<>(type, column, String.class) {
         @Override
         void write(RecordConsumer out, Object v) {
-          out.addBinary(Binary.fromString((String) v));
+          out.addBinary((Binary) prepare(v));
+        }
+
+        @Override
+        Object prepare(Object v) {
+          // Not Binary.fromString: its ByteBuffer-backed binaries make the dictionary's hash lookups and the
+          // stats' comparisons several times slower.
+          return Binary.fromConstantByteArray(((String) v).getBytes(StandardCharsets.UTF_8));
+        }
+
+        @Override
+        void writePrepared(RecordConsumer out, Object prepared) {
+          out.addBinary((Binary) prepared);
         }
       };
       case LONG -> new Primitive<>(type, column, Long.class) {
@@ -131,6 +157,16 @@ final class ValueWriters {
         @Override
         void write(RecordConsumer out, Object v) {
           out.addLong(micros((Instant) v));
+        }
+
+        @Override
+        Object prepare(Object v) {
+          return micros((Instant) v);
+        }
+
+        @Override
+        void writePrepared(RecordConsumer out, Object prepared) {
+          out.addLong((Long) prepared);
         }
       };
       case TIMESTAMP_NTZ -> throw new IllegalStateException("timestamp_ntz is refused by ParquetSchemas");
@@ -209,6 +245,28 @@ final class ValueWriters {
       out.startGroup();
       writeFields(out, (Row) value);
       out.endGroup();
+    }
+
+    /** {@link #prepare} of each top-level value of a checked row. */
+    Row prepareRow(Row row) {
+      Object[] out = new Object[fields.length];
+      for (int i = 0; i < out.length; i++) {
+        Object v = row.get(i);
+        out[i] = v == null ? null : fields[i].prepare(v);
+      }
+      return Row.of(out);
+    }
+
+    /** {@link #writeFields} of a row from {@link #prepareRow}. */
+    void writePreparedFields(RecordConsumer out, Row prepared) {
+      for (int i = 0; i < fields.length; i++) {
+        Object v = prepared.get(i);
+        if (v != null) {
+          out.startField(names[i], i);
+          fields[i].writePrepared(out, v);
+          out.endField(names[i], i);
+        }
+      }
     }
 
     /** The fields of a row, nulls left out (Parquet's definition levels say they are missing). */
@@ -347,6 +405,16 @@ final class ValueWriters {
 
     @Override
     void write(RecordConsumer out, Object value) {
+      out.addBinary((Binary) prepare(value));
+    }
+
+    @Override
+    void writePrepared(RecordConsumer out, Object prepared) {
+      out.addBinary((Binary) prepared);
+    }
+
+    @Override
+    Object prepare(Object value) {
       // setScale returns the value itself when the scale already fits, the common case.
       BigDecimal scaled = ((BigDecimal) value).setScale(decimal.scale(), RoundingMode.UNNECESSARY);
       byte[] bytes = new byte[length];
@@ -359,7 +427,7 @@ final class ValueWriters {
       } else {
         signExtend(scaled.unscaledValue().toByteArray(), bytes);
       }
-      out.addBinary(Binary.fromConstantByteArray(bytes));
+      return Binary.fromConstantByteArray(bytes);
     }
 
     private static void signExtend(byte[] minimal, byte[] out) {

@@ -144,12 +144,11 @@ public final class FilePruner {
       if (in.negated()) {
         return min == null || max == null || column.compare(min, max) != 0 || !in.contains(min);
       }
-      for (Object v : in.values()) {
-        if (isNaN(v) || inRange(column, CompareOp.EQ, v, min, max)) {
-          return true;
-        }
+      boolean floating = column.type() == PrimitiveType.FLOAT || column.type() == PrimitiveType.DOUBLE;
+      if (floating && in.values().stream().anyMatch(StatsCheck::isNaN)) {
+        return true;
       }
-      return false;
+      return in.anyBetween(min, max);
     }
 
     private static boolean inRange(Column c, CompareOp op, Object literal, Object min, Object max) {

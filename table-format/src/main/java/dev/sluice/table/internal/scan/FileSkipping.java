@@ -35,6 +35,23 @@ public final class FileSkipping {
     return out;
   }
 
+  /** {@link #prune} for one file at a time, binding the predicate once (lazily: most matchers are never asked). */
+  public static java.util.function.Predicate<AddFile> matcher(StructType schema, List<String> partitionColumns,
+      Predicate predicate) {
+    if (predicate instanceof Predicate.Constant c) {
+      return f -> c.value();
+    }
+    FilePruner[] pruner = new FilePruner[1];
+    return f -> {
+      synchronized (pruner) {
+        if (pruner[0] == null) {
+          pruner[0] = FilePruner.of(predicate.bind(schema), partitionColumns);
+        }
+      }
+      return pruner[0].mightMatch(f.partitionValues(), stats(f, schema));
+    };
+  }
+
   static ColumnStats stats(AddFile f, StructType schema) {
     if (f.stats() == null || f.stats().isBlank()) {
       return ColumnStats.NONE;

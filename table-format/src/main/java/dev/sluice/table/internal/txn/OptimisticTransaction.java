@@ -19,6 +19,7 @@ import dev.sluice.table.internal.actions.SetTransaction;
 import dev.sluice.table.internal.log.DeltaLog;
 import dev.sluice.table.internal.log.FileNames;
 import dev.sluice.table.internal.log.ProtocolSupport;
+import dev.sluice.table.internal.maintenance.ExpiredLogCleanup;
 import dev.sluice.table.internal.replay.SnapshotState;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -309,6 +310,7 @@ public final class OptimisticTransaction {
       try {
         log.checkpoint(log.snapshotAt(version));
         LOG.info("Wrote the checkpoint of version {} of {}", version, log.store().uriOf(log.tablePath()));
+        ExpiredLogCleanup.afterCheckpoint(log, metadata, clock);
       } catch (RuntimeException e) {
         // The commit is durable; a missing checkpoint only makes the next snapshot load slower.
         LOG.warn("Writing the checkpoint for version {} of {} failed: {}", version, log.tablePath(), e.toString());

@@ -53,9 +53,14 @@ public final class ChangeDataWriter {
 
   /** Closes the files and adds their {@code cdc} actions to the transaction. */
   public void finish(OptimisticTransaction txn) {
-    for (NewFile f : writer.finish()) {
+    for (NewFile f : finishFiles()) {
       txn.addCdc(new AddCdcFile(f.add().path(), f.add().partitionValues(), f.add().size(), null), f.key());
     }
+  }
+
+  /** Closes the files and returns them (for a {@code cdc} action each). */
+  public List<NewFile> finishFiles() {
+    return writer.finish();
   }
 
   public void abort() {

@@ -2,26 +2,38 @@ package dev.sluice.table.internal.write;
 
 import dev.sluice.table.data.Row;
 import dev.sluice.table.internal.TableContext;
+import dev.sluice.table.internal.actions.AddCdcFile;
 import dev.sluice.table.internal.txn.OptimisticTransaction;
 import dev.sluice.table.types.StructType;
 import java.util.List;
 
 /**
  * The new files of a copy-on-write operation (DELETE, MERGE): rewritten and inserted rows, plus the
- * change data feed files when the table has the feed on. Either {@link #finish} hands every file to
- * the transaction, or {@link #abort} deletes them.
+ * change data feed files when the table has the feed on (opened at the first change, so a writer that
+ * records none leaves no empty change file). Either {@link #finish} hands every file to the transaction,
+ * {@link #close} returns them, or {@link #abort} deletes them. Not thread-safe: one per thread.
  */
 public final class RewriteFiles {
+  private final TableContext context;
+  private final StructType schema;
+  private final List<String> partitionColumns;
+  private final WriteOptions options;
+  private final boolean changeFeed;
   private final TableWriter data;
-  private final ChangeDataWriter changes;
+  private ChangeDataWriter changes;
+
+  /** The files one writer wrote. */
+  public record Written(List<NewFile> data, List<NewFile> changes) {}
 
   public RewriteFiles(TableContext context, StructType schema, List<String> partitionColumns, WriteOptions options,
       boolean changeFeed) {
+    this.context = context;
+    this.schema = schema;
+    this.partitionColumns = partitionColumns;
+    this.options = options;
+    this.changeFeed = changeFeed;
     String table = context.log().tablePath();
     this.data = new TableWriter(context.log().store(), table, "", schema, partitionColumns, options, context.clock());
-    this.changes = changeFeed
-        ? new ChangeDataWriter(context.log().store(), table, schema, partitionColumns, options, context.clock())
-        : null;
   }
 
   public void write(Row row) {
@@ -30,21 +42,37 @@ public final class RewriteFiles {
 
   /** Records a change for the feed; nothing when the feed is off. */
   public void change(Row row, String changeType) {
-    if (changes != null) {
-      changes.write(row, changeType);
+    if (!changeFeed) {
+      return;
     }
+    if (changes == null) {
+      changes = new ChangeDataWriter(context.log().store(), context.log().tablePath(), schema, partitionColumns, options,
+          context.clock());
+    }
+    changes.write(row, changeType);
+  }
+
+  /** Closes all files and returns them. */
+  public Written close() {
+    List<NewFile> added = data.finish();
+    return new Written(added, changes == null ? List.of() : changes.finishFiles());
   }
 
   /** Closes all files and adds them ({@code add} and {@code cdc}) to the transaction; returns the data files. */
   public List<NewFile> finish(OptimisticTransaction txn) {
-    List<NewFile> added = data.finish();
-    for (NewFile f : added) {
+    Written written = close();
+    addTo(txn, written);
+    return written.data();
+  }
+
+  /** Adds written files to the transaction: {@code add} for data files, {@code cdc} for change files. */
+  public static void addTo(OptimisticTransaction txn, Written written) {
+    for (NewFile f : written.data()) {
       txn.add(f.add(), f.key());
     }
-    if (changes != null) {
-      changes.finish(txn);
+    for (NewFile f : written.changes()) {
+      txn.addCdc(new AddCdcFile(f.add().path(), f.add().partitionValues(), f.add().size(), null), f.key());
     }
-    return added;
   }
 
   public void abort() {

@@ -186,8 +186,7 @@ class GoldenLogIT {
       "type-widening-nested, typeWidening-preview",
       "spark-variant-checkpoint, variantType-preview",
       "collations-table, collations",
-      "collations-preview-table, collations-preview",
-      "basic-with-vacuum-protocol-check-feature, vacuumProtocolCheck"})
+      "collations-preview-table, collations-preview"})
   void tablesWithUnsupportedFeaturesAreRefusedByName(String table, String feature) {
     assertThatThrownBy(() -> log(table).snapshot())
         .isInstanceOf(UnsupportedTableFeatureException.class)

@@ -31,8 +31,8 @@ class ProtocolSupportTest {
             new Protocol(3, 7, List.of("deletionVectors", "v2Checkpoint"), List.of()), PLAIN, "s3://b/t"))
         .isInstanceOf(UnsupportedTableFeatureException.class)
         .hasMessageContaining("Cannot read s3://b/t: it requires reader features [v2Checkpoint]")
-        .hasMessageContaining("Sluice reads tables at reader version 1 (and reader version 3 with reader feature"
-            + " deletionVectors)");
+        .hasMessageContaining("Sluice reads tables at reader version 1 (and reader version 3 with reader features"
+            + " deletionVectors and vacuumProtocolCheck)");
   }
 
   @Test

@@ -76,12 +76,9 @@ record DedupColumns(int[] keyOrdinals, StructType keySchema, int eventTime) {
     return out;
   }
 
+  /** The key columns of {@code row}, read through rather than copied (the state store encodes them at once). */
   Row keyOf(Row row) {
-    Object[] values = new Object[keyOrdinals.length];
-    for (int i = 0; i < values.length; i++) {
-      values[i] = row.get(keyOrdinals[i]);
-    }
-    return Row.of(values);
+    return new KeyRow(row, keyOrdinals);
   }
 
   /** The row's event time in epoch microseconds, or null (no watermark, or a null value). */

@@ -68,8 +68,7 @@ final class DropDuplicates implements StatefulTransform {
         continue;
       }
       Row key = keys.keyOf(row);
-      if (store.get(key) == null) {
-        store.put(key, NO_VALUE);
+      if (store.putIfAbsent(key, NO_VALUE)) {
         out.add(row);
         if (keyEventTime >= 0) {
           horizon.add(evictAt(keys.eventMicros(row)));

@@ -2,14 +2,12 @@ package dev.sluice.ingestion.internal.plan.dedup;
 
 import dev.sluice.ingestion.Batch;
 import dev.sluice.ingestion.internal.plan.StatefulTransform;
-import dev.sluice.ingestion.state.StateEntry;
 import dev.sluice.ingestion.state.StateSchema;
 import dev.sluice.ingestion.state.StateStore;
 import dev.sluice.table.data.Row;
 import dev.sluice.table.types.PrimitiveType;
 import dev.sluice.table.types.StructType;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -56,10 +54,9 @@ final class DropDuplicatesWithinWatermark implements StatefulTransform {
         continue;
       }
       Row key = keys.keyOf(row);
-      if (store.get(key) == null) {
-        Long eventMicros = keys.eventMicros(row);
-        long expiresAt = eventMicros == null ? Long.MAX_VALUE : eventMicros + delayMicros;
-        store.put(key, Row.of(expiresAt));
+      Long eventMicros = keys.eventMicros(row);
+      long expiresAt = eventMicros == null ? Long.MAX_VALUE : eventMicros + delayMicros;
+      if (store.putIfAbsent(key, Row.of(expiresAt))) {
         horizon.add(expiresAt);
         out.add(row);
       }
@@ -69,15 +66,15 @@ final class DropDuplicatesWithinWatermark implements StatefulTransform {
 
   private void evict(StateStore store, long watermarkMicros) {
     horizon.reset();
-    for (Iterator<StateEntry> it = store.iterator(); it.hasNext(); ) {
-      StateEntry e = it.next();
-      long expiresAt = (Long) e.value().get(0);
+    // The expiry is in the value: the store can evict without decoding a single key.
+    store.removeWhere(value -> {
+      long expiresAt = (Long) value.get(0);
       if (expiresAt <= watermarkMicros) {
-        store.remove(e.key());
-      } else {
-        horizon.add(expiresAt);
+        return true;
       }
-    }
+      horizon.add(expiresAt);
+      return false;
+    });
   }
 
   @Override

@@ -72,6 +72,22 @@ final class JoinKeys {
     return Row.of(values);
   }
 
+  /**
+   * What the join's hash table is keyed by: for one key column the comparable value itself (a String
+   * brings its cached hash: no key row, no array per probe), {@code byte[]} wrapped to compare by content;
+   * for several columns {@link #keyOf}. Null when a key value is null.
+   */
+  Object hashKeyOf(Row row) {
+    if (ordinals.length != 1) {
+      return keyOf(row);
+    }
+    Object v = row.get(ordinals[0]);
+    if (v == null) {
+      return null;
+    }
+    return v instanceof byte[] b ? java.nio.ByteBuffer.wrap(b) : normalize(v);
+  }
+
   private static Object normalize(Object v) {
     if (v instanceof Byte || v instanceof Short || v instanceof Integer) {
       return ((Number) v).longValue();

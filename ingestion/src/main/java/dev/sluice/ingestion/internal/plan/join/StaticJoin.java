@@ -32,7 +32,8 @@ public final class StaticJoin implements Transform {
   private final int leftWidth;
   private final int rightWidth;
   private final BoundExpression condition;
-  private Map<Row, List<Row>> table;
+  /** Static rows by {@link JoinKeys#hashKeyOf}. */
+  private Map<Object, List<Row>> table;
   private long loadedVersion = -1;
   private OptionalLong lastStaticVersion = OptionalLong.empty();
 
@@ -91,9 +92,9 @@ public final class StaticJoin implements Transform {
   public Batch apply(Batch input, BatchInfo info) {
     refreshIfNeeded();
     EvalContext context = new EvalContext(info.batchTimestamp());
-    List<Row> out = new ArrayList<>();
+    List<Row> out = new ArrayList<>(input.size());
     for (Row left : input.rows()) {
-      Row key = leftKeys.keyOf(left);
+      Object key = leftKeys.hashKeyOf(left);
       boolean matched = false;
       for (Row right : key == null ? NO_MATCH : table.getOrDefault(key, NO_MATCH)) {
         Row joined = concat(left, right);
@@ -115,9 +116,9 @@ public final class StaticJoin implements Transform {
       return;
     }
     StaticReader.Read read = reader.read();
-    Map<Row, List<Row>> byKey = new HashMap<>();
+    Map<Object, List<Row>> byKey = new HashMap<>();
     for (Row r : read.rows()) {
-      Row key = rightKeys.keyOf(r);
+      Object key = rightKeys.hashKeyOf(r);
       if (key != null) {
         byKey.computeIfAbsent(key, k -> new ArrayList<>(1)).add(r);
       }
@@ -127,17 +128,9 @@ public final class StaticJoin implements Transform {
     lastStaticVersion = read.version() >= 0 ? OptionalLong.of(read.version()) : OptionalLong.empty();
   }
 
+  /** The joined row as a view of both sides: nothing is copied (null {@code right}: a left row without match). */
   private Row concat(Row left, Row right) {
-    Object[] values = new Object[leftWidth + rightWidth];
-    for (int i = 0; i < leftWidth; i++) {
-      values[i] = left.get(i);
-    }
-    if (right != null) {
-      for (int i = 0; i < rightWidth; i++) {
-        values[leftWidth + i] = right.get(i);
-      }
-    }
-    return Row.of(values);
+    return new JoinedRow(left, right, leftWidth, rightWidth);
   }
 
   /** The version of the static Delta table the last batch joined with; empty for files and before the first batch. */

@@ -18,6 +18,7 @@ final class JsonLineParser implements RecordParser {
 
   private final StructType schema;
   private final FileSourceOptions.Rescue rescue;
+  private final JsonFastPath fast;
 
   JsonLineParser(StructType schema) {
     this(schema, FileSourceOptions.Rescue.OFF);
@@ -26,10 +27,17 @@ final class JsonLineParser implements RecordParser {
   JsonLineParser(StructType schema, FileSourceOptions.Rescue rescue) {
     this.schema = schema;
     this.rescue = rescue;
+    this.fast = new JsonFastPath(MAPPER.getFactory(), schema);
   }
 
   @Override
   public Parsed parse(String line) {
+    Object[] values = fast.read(line);
+    return values != null ? new Parsed(values, List.of()) : parseTree(line);
+  }
+
+  /** Every line the fast path leaves: all judgement (errors, rescued data, field name case) is made here. */
+  Parsed parseTree(String line) {
     JsonNode node;
     try {
       node = MAPPER.readTree(line);

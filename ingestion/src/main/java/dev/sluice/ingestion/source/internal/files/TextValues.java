@@ -106,6 +106,12 @@ final class TextValues {
 
   /** An ISO-8601 instant, offset date-time, local date-time (read as UTC) or date (midnight UTC); microsecond precision. */
   static Instant timestamp(String text) {
+    Instant fast = IsoTimestamps.parse(text);
+    return fast != null ? fast : javaTimeTimestamp(text);
+  }
+
+  /** {@link #timestamp} by {@code java.time} alone: the definition of what is accepted, for every shape. */
+  static Instant javaTimeTimestamp(String text) {
     Instant instant;
     if (text.length() <= 10) {
       instant = LocalDate.parse(text).atStartOfDay(ZoneOffset.UTC).toInstant();

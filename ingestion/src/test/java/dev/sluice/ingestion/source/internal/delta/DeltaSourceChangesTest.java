@@ -12,6 +12,10 @@ import dev.sluice.ingestion.source.internal.delta.DeltaSourceFixture.Planned;
 import dev.sluice.table.Snapshot;
 import dev.sluice.table.data.Row;
 import dev.sluice.table.expressions.Predicate;
+import dev.sluice.table.internal.actions.Action;
+import dev.sluice.table.internal.actions.AddCdcFile;
+import dev.sluice.table.internal.actions.AddFile;
+import dev.sluice.table.internal.log.DeltaLog;
 import dev.sluice.table.storage.LocalObjectStore;
 import dev.sluice.table.types.PrimitiveType;
 import dev.sluice.table.types.StructField;
@@ -110,6 +114,26 @@ class DeltaSourceChangesTest {
             merge + ":1:changed:update_postimage", merge + ":1:n1:update_preimage", merge + ":7:n7:insert",
             delete + ":0:n0:delete");
     assertThat(changes.get(0).batch().rows().get(0).get(4)).isInstanceOf(Instant.class);
+  }
+
+  @Test
+  void anInsertOnlyMergeWritesNoChangeFilesAndTheChangeFeedReadsItsAddsAsInserts() {
+    t.table.create(DeltaSourceFixture.SCHEMA).enableChangeDataFeed().commit();
+    t.append(0, 2);
+    Source source = t.source(Map.of("readChangeFeed", "true"));
+    SourceOffset afterSnapshot = endOf(drain(source, Optional.empty(), ReadLimit.ALL));
+    long merge = t.table.newMerge().source(DeltaSourceFixture.SCHEMA, List.of(Row.of(5L, "n5"), Row.of(6L, "n6")))
+        .on("id").whenMatchedUpdate().whenNotMatchedInsert().commit().version();
+
+    List<Action> actions = new DeltaLog(t.store, "silver/orders").readCommit(merge);
+    assertThat(actions).noneMatch(a -> a instanceof AddCdcFile).anyMatch(a -> a instanceof AddFile);
+    List<Planned> changes = drain(source, Optional.of(afterSnapshot), ReadLimit.ALL);
+    assertThat(changes.stream().flatMap(p -> p.batch().rows().stream())
+        .map(r -> r.get(3) + ":" + r.get(0) + ":" + r.get(1) + ":" + r.get(2)).sorted().toList())
+        .containsExactly(merge + ":5:n5:insert", merge + ":6:n6:insert");
+    try (var feed = t.table.changes(merge, merge).rows()) {
+      assertThat(feed).toIterable().extracting(r -> r.get(2)).containsExactly("insert", "insert");
+    }
   }
 
   @Test

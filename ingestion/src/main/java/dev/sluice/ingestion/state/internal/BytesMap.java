@@ -1,0 +1,206 @@
+package dev.sluice.ingestion.state.internal;
+
+import java.util.Arrays;
+
+/**
+ * An open-addressing hash map from encoded keys to encoded values (both {@code byte[]}, compared by
+ * content), with linear probing and backward-shift deletion (no tombstones). Per entry it holds two
+ * array references and the key's hash, so a state entry costs its two byte arrays plus ~16-24 bytes,
+ * where a {@code HashMap<Row, Row>} costs a node, two rows, two {@code Object[]} and a box per column.
+ * Lookups take the key as a slice of a scratch buffer, so probing allocates nothing.
+ *
+ * <p>A slot's hash is never 0, so 0 marks an empty slot: probing reads only the hash array until a
+ * hash matches, which saves a cache miss per probed slot in a map of millions of entries.
+ *
+ * <p>Slots are addressed by index ({@link #capacity()}, {@link #keyAt}, {@link #valueAt}) for
+ * allocation-free iteration; an empty slot has a null key. Not thread-safe.
+ */
+final class BytesMap {
+  private static final int MIN_CAPACITY = 16;
+
+  private byte[][] keys;
+  private byte[][] values;
+  private int[] hashes;
+  private int size;
+  private int mask;
+
+  BytesMap() {
+    this(MIN_CAPACITY);
+  }
+
+  BytesMap(int expected) {
+    int capacity = Integer.highestOneBit(Math.max(MIN_CAPACITY, expected * 2 - 1)) << 1;
+    allocate(Math.max(MIN_CAPACITY, capacity));
+  }
+
+  private BytesMap(BytesMap other) {
+    keys = other.keys.clone();
+    values = other.values.clone();
+    hashes = other.hashes.clone();
+    size = other.size;
+    mask = other.mask;
+  }
+
+  /** A copy that later changes to either map don't affect (the byte arrays are shared: they are never changed). */
+  BytesMap copy() {
+    return new BytesMap(this);
+  }
+
+  int size() {
+    return size;
+  }
+
+  int capacity() {
+    return keys.length;
+  }
+
+  /** The key in {@code slot}, or null for an empty slot. */
+  byte[] keyAt(int slot) {
+    return keys[slot];
+  }
+
+  byte[] valueAt(int slot) {
+    return values[slot];
+  }
+
+  int hashAt(int slot) {
+    return hashes[slot];
+  }
+
+  /** Heap bytes of the slot arrays (three per slot), for the memory estimate. */
+  long slotBytes() {
+    return 12L * keys.length + 48;
+  }
+
+  /** The hash of {@code len} bytes from {@code off} (FNV-1a, then a finaliser so that low bits spread). */
+  static int hash(byte[] bytes, int off, int len) {
+    int h = 0x811C9DC5;
+    for (int i = off; i < off + len; i++) {
+      h = (h ^ bytes[i]) * 0x01000193;
+    }
+    h ^= h >>> 16;
+    h *= 0x85EBCA6B;
+    h ^= h >>> 13;
+    return h == 0 ? 1 : h;
+  }
+
+  static int hash(byte[] key) {
+    return hash(key, 0, key.length);
+  }
+
+  /** The value of the key held in {@code buf[off, off + len)} with hash {@code hash}, or null. */
+  byte[] get(byte[] buf, int off, int len, int hash) {
+    int slot = find(buf, off, len, hash);
+    return slot < 0 ? null : values[slot];
+  }
+
+  byte[] get(byte[] key) {
+    return get(key, 0, key.length, hash(key));
+  }
+
+  /** Stores {@code value} under {@code key} (which the map keeps: don't change it); returns the old value or null. */
+  byte[] put(byte[] key, int hash, byte[] value) {
+    int slot = hash & mask;
+    int h;
+    while ((h = hashes[slot]) != 0) {
+      if (h == hash && Arrays.equals(keys[slot], key)) {
+        byte[] old = values[slot];
+        values[slot] = value;
+        return old;
+      }
+      slot = (slot + 1) & mask;
+    }
+    keys[slot] = key;
+    values[slot] = value;
+    hashes[slot] = hash;
+    if (++size * 4 > keys.length * 3) {
+      grow();
+    }
+    return null;
+  }
+
+  byte[] put(byte[] key, byte[] value) {
+    return put(key, hash(key), value);
+  }
+
+  /** Removes the key held in {@code buf[off, off + len)}; returns its value or null. */
+  byte[] remove(byte[] buf, int off, int len, int hash) {
+    int slot = find(buf, off, len, hash);
+    if (slot < 0) {
+      return null;
+    }
+    byte[] old = values[slot];
+    deleteSlot(slot);
+    return old;
+  }
+
+  byte[] remove(byte[] key) {
+    return remove(key, 0, key.length, hash(key));
+  }
+
+  /** The stored key equal to {@code buf[off, off + len)}, or null (to reuse its array instead of copying). */
+  byte[] storedKey(byte[] buf, int off, int len, int hash) {
+    int slot = find(buf, off, len, hash);
+    return slot < 0 ? null : keys[slot];
+  }
+
+  private int find(byte[] buf, int off, int len, int hash) {
+    int slot = hash & mask;
+    int h;
+    while ((h = hashes[slot]) != 0) {
+      byte[] k;
+      if (h == hash && (k = keys[slot]).length == len && Arrays.equals(k, 0, len, buf, off, off + len)) {
+        return slot;
+      }
+      slot = (slot + 1) & mask;
+    }
+    return -1;
+  }
+
+  /** Empties {@code slot} and moves later entries of its probe run back, so that lookups need no tombstones. */
+  private void deleteSlot(int slot) {
+    int hole = slot;
+    int next = (hole + 1) & mask;
+    while (hashes[next] != 0) {
+      int home = hashes[next] & mask;
+      // Move the entry into the hole unless its home lies cyclically in (hole, next].
+      boolean stays = hole <= next ? hole < home && home <= next : hole < home || home <= next;
+      if (!stays) {
+        keys[hole] = keys[next];
+        values[hole] = values[next];
+        hashes[hole] = hashes[next];
+        hole = next;
+      }
+      next = (next + 1) & mask;
+    }
+    keys[hole] = null;
+    values[hole] = null;
+    hashes[hole] = 0;
+    size--;
+  }
+
+  private void grow() {
+    byte[][] oldKeys = keys;
+    byte[][] oldValues = values;
+    int[] oldHashes = hashes;
+    allocate(oldKeys.length * 2);
+    for (int i = 0; i < oldKeys.length; i++) {
+      if (oldKeys[i] != null) {
+        int slot = oldHashes[i] & mask;
+        while (hashes[slot] != 0) {
+          slot = (slot + 1) & mask;
+        }
+        keys[slot] = oldKeys[i];
+        values[slot] = oldValues[i];
+        hashes[slot] = oldHashes[i];
+      }
+    }
+  }
+
+  private void allocate(int capacity) {
+    keys = new byte[capacity][];
+    values = new byte[capacity][];
+    hashes = new int[capacity];
+    mask = capacity - 1;
+  }
+}

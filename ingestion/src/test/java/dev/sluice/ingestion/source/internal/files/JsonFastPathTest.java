@@ -1,0 +1,61 @@
+package dev.sluice.ingestion.source.internal.files;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.table.data.Row;
+import dev.sluice.table.types.DecimalType;
+import dev.sluice.table.types.PrimitiveType;
+import dev.sluice.table.types.StructType;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The token reader takes only lines the tree reader would read without a word to say (no error, nothing rescued),
+ * and gives the same values for them; every other line is left to the tree reader.
+ */
+class JsonFastPathTest {
+  static final StructType SCHEMA = StructType.empty().add("s", PrimitiveType.STRING).add("t", PrimitiveType.TIMESTAMP)
+      .add("d", DecimalType.of(10, 2)).add("l", PrimitiveType.LONG).add("i", PrimitiveType.INTEGER)
+      .add("sh", PrimitiveType.SHORT).add("b", PrimitiveType.BYTE).add("x", PrimitiveType.DOUBLE)
+      .add("f", PrimitiveType.FLOAT).add("ok", PrimitiveType.BOOLEAN).add("day", PrimitiveType.DATE)
+      .add("bin", PrimitiveType.BINARY);
+
+  static final List<String> LINES = List.of(
+      "{\"s\":\"a\",\"t\":\"2023-12-31T23:58:51.220Z\",\"d\":124.69,\"l\":5,\"i\":7}",
+      "{\"d\":479.10,\"d2\":1}", "{\"d\":1.000}", "{\"d\":1.005}", "{\"d\":12345678901}", "{\"d\":\"12.5\"}",
+      "{\"d\":0.0}", "{\"d\":-0}", "{\"d\":1e2}", "{\"d\":1E-2}", "{\"d\":99999999.99}", "{\"d\":100000000}",
+      "{\"l\":9223372036854775807}", "{\"l\":9223372036854775808}", "{\"l\":1.5}", "{\"l\":\"5\"}",
+      "{\"i\":2147483648}", "{\"i\":-2147483648}", "{\"sh\":32767}", "{\"sh\":32768}", "{\"b\":-128}", "{\"b\":128}",
+      "{\"x\":1}", "{\"x\":1.1}", "{\"x\":\"NaN\"}", "{\"x\":1e400}", "{\"x\":9007199254740993}",
+      "{\"f\":16777217}", "{\"f\":0.1}", "{\"f\":\"-inf\"}", "{\"ok\":true}", "{\"ok\":\"true\"}", "{\"ok\":1}",
+      "{\"t\":1704101640}", "{\"t\":\"2024-02-30T00:00:00Z\"}", "{\"t\":\"2024-01-01\"}", "{\"t\":\" 2024-01-01T10:00:00 \"}",
+      "{\"t\":\"0001-01-01T00:00:00+01:00\"}", "{\"t\":null}", "{\"s\":null,\"t\":null}", "{\"s\":1}", "{\"s\":{\"a\":1}}",
+      "{\"s\":[1]}", "{\"S\":\"a\"}", "{\"s\":\"a\",\"s\":\"b\"}", "{\"day\":\"2024-02-29\"}", "{\"day\":\"2023-02-29\"}",
+      "{\"bin\":\"AAEC\"}", "{\"bin\":\"!!\"}", "{}", "{} {}", "{}x", "[1]", "5", "null", "\"s\"", "{\"s\":\"a\"",
+      "{\"s\":\"a\",}", "{'s':'a'}", "{\"s\":\"\\u00e9\\n\"}", "  {\"s\" : \"a\" }  ", "{\"u\":1}", "{\"s\":\"a\"}//");
+
+  @Test
+  void readsExactlyWhatTheTreeReadsWithoutComment() {
+    for (boolean rescue : new boolean[] {false, true}) {
+      JsonLineParser parser = new JsonLineParser(SCHEMA, rescue ? new FileSourceOptions.Rescue(java.util.Optional.of("_rescued_data"), true)
+          : FileSourceOptions.Rescue.OFF);
+      JsonFastPath fast = new JsonFastPath(JsonLineParser.MAPPER.getFactory(), SCHEMA);
+      int taken = 0;
+      for (String line : LINES) {
+        Object[] values = fast.read(line);
+        RecordParser.Parsed tree = parser.parseTree(line);
+        if (values != null) {
+          taken++;
+          assertThat(tree.errors()).as(line).isEmpty();
+          assertThat(tree.rescued()).as(line).isNull();
+          assertThat(Row.of(values)).as(line).isEqualTo(Row.of(tree.values()));
+        }
+        RecordParser.Parsed both = parser.parse(line);
+        assertThat(both.errors()).as(line).isEqualTo(tree.errors());
+        assertThat(both.rescued()).as(line).isEqualTo(tree.rescued());
+        assertThat(Row.of(both.values())).as(line).isEqualTo(Row.of(tree.values()));
+      }
+      assertThat(taken).isGreaterThan(25);
+    }
+  }
+}
