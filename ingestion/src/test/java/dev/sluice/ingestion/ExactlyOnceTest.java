@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.ingestion.internal.runner.BatchInterceptor;
 import dev.sluice.table.storage.ObjectStore;
-import dev.sluice.table.testing.ForwardingObjectStore;
+import dev.sluice.table.storage.ForwardingObjectStore;
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;

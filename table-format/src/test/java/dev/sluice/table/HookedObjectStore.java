@@ -1,7 +1,7 @@
 package dev.sluice.table;
 
 import dev.sluice.table.storage.ObjectStore;
-import dev.sluice.table.testing.ForwardingObjectStore;
+import dev.sluice.table.storage.ForwardingObjectStore;
 import java.util.function.Consumer;
 
 /** Delegates to a store and runs a hook once before the first create of a commit file: a deterministic race. */

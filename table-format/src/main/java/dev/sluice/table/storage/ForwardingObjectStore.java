@@ -1,15 +1,16 @@
-package dev.sluice.table.testing;
+package dev.sluice.table.storage;
 
 import dev.sluice.table.data.CloseableIterator;
-import dev.sluice.table.storage.ObjectStatus;
-import dev.sluice.table.storage.ObjectStore;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.URI;
 import java.util.Collection;
 import java.util.Optional;
 
-/** An object store that forwards every call; tests override the calls they want to intercept. */
+/**
+ * An object store that forwards every call to another; a wrapper (read-only views, metrics, fault injection in tests)
+ * overrides only the calls it changes.
+ */
 public abstract class ForwardingObjectStore implements ObjectStore {
   protected final ObjectStore delegate;
 
