@@ -112,15 +112,7 @@ public final class Optimize {
    *     {@code retries} times)
    */
   public Result execute() {
-    for (int i = 0; ; i++) {
-      try {
-        return attempt();
-      } catch (ConcurrentModificationException e) {
-        if (i >= retries) {
-          throw e;
-        }
-      }
-    }
+    return ConflictRetries.run(retries, this::attempt);
   }
 
   private Result attempt() {

@@ -1,6 +1,5 @@
 package dev.sluice.table;
 
-import dev.sluice.table.exceptions.ConcurrentModificationException;
 import dev.sluice.table.internal.TableContext;
 import dev.sluice.table.internal.write.WriteOptions;
 import java.util.LinkedHashMap;
@@ -93,14 +92,6 @@ abstract class WriteOperation<T extends WriteOperation<T>> {
   }
 
   CommitResult withRetries(Supplier<CommitResult> attempt) {
-    for (int i = 0; ; i++) {
-      try {
-        return attempt.get();
-      } catch (ConcurrentModificationException e) {
-        if (i >= retries) {
-          throw e;
-        }
-      }
-    }
+    return ConflictRetries.run(retries, attempt);
   }
 }
