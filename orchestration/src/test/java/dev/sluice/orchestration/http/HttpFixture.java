@@ -70,7 +70,7 @@ final class HttpFixture implements AutoCloseable {
     if (fired.status() != 202) {
       throw new AssertionError("fire now: " + fired);
     }
-    awaitJson("/api/pipelines/revenue_gold", Duration.ofSeconds(25),
+    awaitJson("/api/pipelines/revenue_gold", Duration.ofSeconds(90),
         p -> p.path("lastRun").path("outcome").asText().equals("succeeded") && !p.path("running").asBoolean());
   }
 

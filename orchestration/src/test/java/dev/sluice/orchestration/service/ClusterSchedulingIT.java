@@ -56,7 +56,7 @@ class ClusterSchedulingIT {
         cluster.start(dir, node, config);
       }
       int[] seen = {0};
-      ServiceFixture.await("16 scheduled bronze fires", Duration.ofSeconds(40), () -> {
+      ServiceFixture.await("16 scheduled bronze fires", Duration.ofSeconds(120), () -> {
         long fired = cluster.history(Optional.of(BRONZE)).stream().filter(r -> r.cause() == Cause.SCHEDULE).count();
         if (fired >= seen[0] + 3) {
           seen[0] = (int) fired;
@@ -133,7 +133,7 @@ class ClusterSchedulingIT {
         cluster.start(dir, node, config, BRONZE, "300");
       }
       String[] victim = new String[1];
-      ServiceFixture.await("bronze's batch 2 on a node", Duration.ofSeconds(30), () -> {
+      ServiceFixture.await("bronze's batch 2 on a node", Duration.ofSeconds(90), () -> {
         for (String n : names) {
           if (ClusterFixture.lines(dir, n).contains("batch " + BRONZE + " 2")) {
             victim[0] = n;
@@ -144,7 +144,7 @@ class ClusterSchedulingIT {
       });
       Instant killedAt = Instant.now();
       cluster.kill(victim[0]);
-      ServiceFixture.await("gold after the recovered bronze run", Duration.ofSeconds(40),
+      ServiceFixture.await("gold after the recovered bronze run", Duration.ofSeconds(90),
           () -> cluster.history(Optional.of(GOLD)).stream().anyMatch(RunRecord::succeeded));
       List<RunRecord> all = cluster.history(Optional.empty());
       assertThat(all).as("the killed node recorded nothing; nothing failed: %s", all)
