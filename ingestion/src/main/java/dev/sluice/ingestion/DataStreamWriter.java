@@ -10,7 +10,6 @@ import dev.sluice.ingestion.internal.sink.ForeachBatchSink;
 import dev.sluice.ingestion.internal.sink.MemorySink;
 import dev.sluice.ingestion.sink.Sink;
 import dev.sluice.ingestion.state.StateStoreSettings;
-import dev.sluice.ingestion.state.StateStoreType;
 import dev.sluice.table.Table;
 import java.nio.file.Files;
 import java.util.ArrayList;
@@ -199,27 +198,7 @@ public final class DataStreamWriter {
   }
 
   private StateStoreSettings stateStore() {
-    StateStoreSettings settings = session.stateStore();
-    if (options.containsKey("statestore")) {
-      settings = settings.withType(StateStoreType.of(options.get("statestore"), "option stateStore"));
-    }
-    if (options.containsKey("statestore.rocksdb.memory")) {
-      settings = settings.withRocksDbMemoryBytes(dev.sluice.ingestion.internal.runner.ByteSizes.parse(
-          "stateStore.rocksdb.memory", options.get("statestore.rocksdb.memory")));
-    }
-    if (options.containsKey("statestore.localdir")) {
-      settings = settings.withLocalDir(java.nio.file.Path.of(options.get("statestore.localdir")));
-    }
-    if (options.containsKey("statestore.snapshotinterval")) {
-      String v = options.get("statestore.snapshotinterval");
-      try {
-        settings = settings.withSnapshotInterval(Integer.parseInt(v.trim()));
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("Option stateStore.snapshotInterval must be a whole number of versions"
-            + " (at least 1), got '" + v + "'");
-      }
-    }
-    return settings;
+    return session.stateStore().withOptions(options);
   }
 
   private static String temporaryCheckpoint() {

@@ -34,6 +34,8 @@ final class GroupState implements AutoCloseable {
   private final Location root;
   private final boolean fromStart;
   private final int minBatchesToRetain;
+  /** The pipeline's state store provider (its {@code state_store}); a new base gets a provider of it. */
+  private final dev.sluice.ingestion.state.StateStoreFactory factory;
   private StateSchema schema;
   private long base = -1;
   private StateStoreProvider provider;
@@ -46,7 +48,9 @@ final class GroupState implements AutoCloseable {
    * @param root {@code <checkpoint>/state/gold}
    * @param fromStart whether the change feed's first batch is silver's whole snapshot as inserts
    */
-  GroupState(Location root, boolean fromStart, int minBatchesToRetain) {
+  GroupState(Location root, boolean fromStart, int minBatchesToRetain,
+      dev.sluice.ingestion.state.StateStoreSettings settings) {
+    this.factory = StateStores.factory(settings.withSnapshotInterval(SNAPSHOT_INTERVAL));
     this.root = root;
     this.fromStart = fromStart;
     this.minBatchesToRetain = minBatchesToRetain;
@@ -85,7 +89,7 @@ final class GroupState implements AutoCloseable {
   private void open(long newBase, long version, long batchId, boolean seed) {
     if (newBase != base) {
       closeProvider();
-      provider = StateStores.inMemory(root.resolve(Long.toString(newBase)), schema, SNAPSHOT_INTERVAL);
+      provider = factory.create(root.resolve(Long.toString(newBase)), schema);
       base = newBase;
     }
     open = provider.load(version);
@@ -172,6 +176,7 @@ final class GroupState implements AutoCloseable {
   @Override
   public void close() {
     closeProvider();
+    factory.close();
     base = -1;
   }
 }

@@ -41,6 +41,36 @@ public record StateStoreSettings(StateStoreType type, long rocksDbMemoryBytes, P
         Path.of(System.getProperty("java.io.tmpdir"), "sluice-state"), DEFAULT_SNAPSHOT_INTERVAL);
   }
 
+  /**
+   * These settings changed by writeStream options (keys in any case): {@code stateStore},
+   * {@code stateStore.rocksdb.memory}, {@code stateStore.localDir}, {@code stateStore.snapshotInterval}; other keys
+   * are ignored.
+   *
+   * @throws IllegalArgumentException naming the option whose value is not valid
+   */
+  public StateStoreSettings withOptions(java.util.Map<String, String> options) {
+    StateStoreSettings out = this;
+    for (java.util.Map.Entry<String, String> e : options.entrySet()) {
+      String v = e.getValue();
+      switch (e.getKey().toLowerCase(java.util.Locale.ROOT)) {
+        case "statestore" -> out = out.withType(StateStoreType.of(v, "option stateStore"));
+        case "statestore.rocksdb.memory" -> out = out.withRocksDbMemoryBytes(
+            dev.sluice.ingestion.internal.runner.ByteSizes.parse("stateStore.rocksdb.memory", v));
+        case "statestore.localdir" -> out = out.withLocalDir(Path.of(v));
+        case "statestore.snapshotinterval" -> {
+          try {
+            out = out.withSnapshotInterval(Integer.parseInt(v.trim()));
+          } catch (NumberFormatException ex) {
+            throw new IllegalArgumentException("Option stateStore.snapshotInterval must be a whole number of"
+                + " versions (at least 1), got '" + v + "'");
+          }
+        }
+        default -> { }
+      }
+    }
+    return out;
+  }
+
   public StateStoreSettings withType(StateStoreType value) {
     return new StateStoreSettings(value, rocksDbMemoryBytes, localDir, snapshotInterval);
   }
