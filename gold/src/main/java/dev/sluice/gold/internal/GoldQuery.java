@@ -71,8 +71,7 @@ public final class GoldQuery {
         windowMicros(false), dimensions());
     String checkpoint = goldUri + "/_checkpoints/" + pipeline.name();
     GroupState state = followsChangeFeed() ? new GroupState(session.location(checkpoint).resolve("state/gold"),
-        readsFromStart(), config.defaults().minBatchesToRetain(),
-        dev.sluice.ingestion.state.StateStoreSettings.defaults().withOptions(pipeline.stateStore().options())) : null;
+        readsFromStart(), config.defaults().minBatchesToRetain()) : null;
     StreamFrame frame = transforms(changes.mapBatches("gold: tag change rows and read current rows",
         new TagChanges(ledger, snapshot, state)));
     if (append) {
@@ -80,6 +79,8 @@ public final class GoldQuery {
     }
     var writer = append ? appendQuery(frame, gold) : frame.mapBatches("gold: ledger", new ChangeLedger(aggregate, ledger, state))
         .writeStream().foreachBatch(new RecomputeGroups(aggregate, gold, pipeline.sink().partitionBy(), ledger, state));
+    // The engine's stateful steps (append mode's windowed aggregation) use the pipeline's state_store; update
+    // mode's group totals (GroupState) stay in memory: nothing closes them at the end of a run yet.
     pipeline.stateStore().options().forEach(writer::option);
     return writer.queryName(pipeline.name()).trigger(trigger)
         .option("checkpointLocation", checkpoint)

@@ -34,8 +34,6 @@ final class GroupState implements AutoCloseable {
   private final Location root;
   private final boolean fromStart;
   private final int minBatchesToRetain;
-  /** The pipeline's state store provider (its {@code state_store}); a new base gets a provider of it. */
-  private final dev.sluice.ingestion.state.StateStoreFactory factory;
   private StateSchema schema;
   private long base = -1;
   private StateStoreProvider provider;
@@ -48,9 +46,7 @@ final class GroupState implements AutoCloseable {
    * @param root {@code <checkpoint>/state/gold}
    * @param fromStart whether the change feed's first batch is silver's whole snapshot as inserts
    */
-  GroupState(Location root, boolean fromStart, int minBatchesToRetain,
-      dev.sluice.ingestion.state.StateStoreSettings settings) {
-    this.factory = StateStores.factory(settings.withSnapshotInterval(SNAPSHOT_INTERVAL));
+  GroupState(Location root, boolean fromStart, int minBatchesToRetain) {
     this.root = root;
     this.fromStart = fromStart;
     this.minBatchesToRetain = minBatchesToRetain;
@@ -89,7 +85,7 @@ final class GroupState implements AutoCloseable {
   private void open(long newBase, long version, long batchId, boolean seed) {
     if (newBase != base) {
       closeProvider();
-      provider = factory.create(root.resolve(Long.toString(newBase)), schema);
+      provider = StateStores.inMemory(root.resolve(Long.toString(newBase)), schema, SNAPSHOT_INTERVAL);
       base = newBase;
     }
     open = provider.load(version);
@@ -176,7 +172,6 @@ final class GroupState implements AutoCloseable {
   @Override
   public void close() {
     closeProvider();
-    factory.close();
     base = -1;
   }
 }
