@@ -11,7 +11,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A stateful query whose state has more keys than a 512 MB heap could hold as rows runs there on RocksDB: a child
- * JVM with {@code -Xmx512m} deduplicates {@code sluice.it.largeStateKeys} distinct ids (default 2,000,000 to stay
+ * JVM with {@code -Xmx512m} deduplicates {@code sluice.it.largeStateKeys} distinct ids (default 1,000,000 to stay
  * within the test budget on a 2-core machine; the README quotes the 10,000,000-key run of
  * {@code bench/run.sh state}) and aggregates them by window and key.
  */
@@ -21,7 +21,7 @@ class RocksDbLargeStateIT {
 
   @Test
   void millionsOfKeysRunInA512MbHeap() throws Exception {
-    long keys = Long.getLong("sluice.it.largeStateKeys", 2_000_000L);
+    long keys = Long.getLong("sluice.it.largeStateKeys", 1_000_000L);
     long perBatch = 250_000;
     Path log = dir.resolve("worker.log");
     Process p = new ProcessBuilder(System.getProperty("java.home") + File.separator + "bin" + File.separator + "java",
@@ -38,7 +38,9 @@ class RocksDbLargeStateIT {
     assertThat(dedupRows).as("every id is kept by the 1-hour watermark").isEqualTo(keys);
     assertThat(aggRows).isPositive();
     assertThat(Long.parseLong(result[4])).as("rocksdbSstFileSize").isPositive();
-    // The in-memory store would need ~90 bytes of heap per key for the ids alone.
-    assertThat(heapAfterGc).as("heap used after GC with %d keys in state", keys).isLessThan(keys * 40);
+    System.out.println("RocksDbLargeStateIT: " + keys + " keys, heap used after GC " + (heapAfterGc >> 20) + " MB, "
+        + "local SST bytes " + result[4]);
+    // The in-memory store would need ~90 bytes of heap per key for the ids alone; this bound allows 8.
+    assertThat(heapAfterGc).as("heap used after GC with %d keys in state", keys).isLessThan((64L << 20) + keys * 8);
   }
 }

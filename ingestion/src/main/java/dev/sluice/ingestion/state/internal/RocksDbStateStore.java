@@ -39,6 +39,9 @@ final class RocksDbStateStore implements StateStore {
   private long puts;
   private Status status = Status.OPEN;
   private StateStoreMetrics metrics;
+  /** The key of the last get and whether it had a value: an aggregation's put follows its get of the same key. */
+  private byte[] lastKey;
+  private boolean lastExists;
 
   RocksDbStateStore(RocksDbStateStoreProvider provider, long version, long size, StateRowCodec codec,
       StateFileFormat.Writer changelog, boolean loadedFromCache) {
@@ -66,7 +69,10 @@ final class RocksDbStateStore implements StateStore {
     checkOpen();
     gets++;
     try {
-      byte[] value = provider.db().get(key(key));
+      byte[] k = key(key);
+      byte[] value = provider.db().get(k);
+      lastKey = k;
+      lastExists = value != null;
       return value == null ? null : codec.decodeValue(value);
     } catch (RocksDBException e) {
       throw provider.failure("reading", e);
@@ -85,8 +91,14 @@ final class RocksDbStateStore implements StateStore {
     checkOpen();
     Objects.requireNonNull(value, "value (to delete a key, call remove)");
     byte[] k = key(key);
-    gets++;
-    if (!provider.exists(k)) {
+    boolean existed;
+    if (lastKey != null && Arrays.equals(k, lastKey)) {
+      existed = lastExists;
+    } else {
+      gets++;
+      existed = provider.exists(k);
+    }
+    if (!existed) {
       size++;
     }
     write(k, codec.encodeValue(value));
@@ -107,6 +119,7 @@ final class RocksDbStateStore implements StateStore {
   }
 
   private void write(byte[] k, byte[] v) {
+    lastKey = null;
     try {
       provider.db().put(provider.writeOptions(), k, v);
     } catch (RocksDBException e) {
@@ -128,6 +141,7 @@ final class RocksDbStateStore implements StateStore {
   }
 
   private void delete(byte[] k) {
+    lastKey = null;
     try {
       provider.db().delete(provider.writeOptions(), k);
     } catch (RocksDBException e) {

@@ -26,7 +26,6 @@ import org.rocksdb.BloomFilter;
 import org.rocksdb.Checkpoint;
 import org.rocksdb.CompressionType;
 import org.rocksdb.FlushOptions;
-import org.rocksdb.Holder;
 import org.rocksdb.InfoLogLevel;
 import org.rocksdb.Options;
 import org.rocksdb.RocksDB;
@@ -68,6 +67,7 @@ final class RocksDbStateStoreProvider implements StateStoreProvider {
   private final Statistics statistics = new Statistics();
   private final WriteOptions writeOptions = new WriteOptions().setDisableWAL(true);
   private Options options;
+  private BloomFilter filter;
   private RocksDB db;
 
   /** The version the local database holds; -1 when it must be rebuilt (never loaded, aborted, failed commit). */
@@ -76,7 +76,6 @@ final class RocksDbStateStoreProvider implements StateStoreProvider {
   /** What storage held when the database was last rebuilt; null once the first commit after it cleaned up. */
   private StateFileListing listed;
   private RocksDbStateStore active;
-  private Map<String, Long> lastSnapshotMetrics = Map.of();
 
   RocksDbStateStoreProvider(Location folder, StateSchema schema, int snapshotInterval, RocksDbMemory memory,
       Path localDir) {
@@ -181,15 +180,11 @@ final class RocksDbStateStoreProvider implements StateStoreProvider {
     return writeOptions;
   }
 
-  /** Whether the database has {@code key}: the bloom filter answers "no" for most new keys without a read. */
+  /**
+   * Whether the database has {@code key}. One {@code get}: {@code keyMayExist} first was slower, as it can't
+   * consult filter blocks that are not cached and then answers "maybe", which costs a second lookup.
+   */
   boolean exists(byte[] key) {
-    Holder<byte[]> value = new Holder<>();
-    if (!db.keyMayExist(key, value)) {
-      return false;
-    }
-    if (value.getValue() != null) {
-      return true;
-    }
     try {
       return db.get(key) != null;
     } catch (RocksDBException e) {
@@ -296,7 +291,6 @@ final class RocksDbStateStoreProvider implements StateStoreProvider {
       out.put("rocksdbFilesReused", (long) upload.filesReused());
       out.put("rocksdbBytesCopied", upload.bytesCopied());
       out.put("rocksdbZipFileBytes", upload.zipBytes());
-      lastSnapshotMetrics = out;
     } catch (RocksDBException | IOException | RuntimeException e) {
       // The changelog already made the version durable; a snapshot only shortens later rebuilds.
       LOG.warn("Writing the RocksDB state snapshot {} failed; the state stays rebuildable from the changelogs: {}",
@@ -366,12 +360,13 @@ final class RocksDbStateStoreProvider implements StateStoreProvider {
   }
 
   private void openDb() {
+    filter = new BloomFilter(10, false);
     BlockBasedTableConfig table = new BlockBasedTableConfig()
         .setBlockCache(memory.cache())
         .setCacheIndexAndFilterBlocks(true)
         .setCacheIndexAndFilterBlocksWithHighPriority(true)
         .setPinL0FilterAndIndexBlocksInCache(true)
-        .setFilterPolicy(new BloomFilter(10, false))
+        .setFilterPolicy(filter)
         .setBlockSize(16 * 1024)
         .setFormatVersion(5);
     options = new Options()
@@ -389,8 +384,7 @@ final class RocksDbStateStoreProvider implements StateStoreProvider {
     try {
       db = RocksDB.open(options, dbDir.toString());
     } catch (RocksDBException e) {
-      options.close();
-      options = null;
+      closeDb();
       throw failure("opening", e);
     }
   }
@@ -403,6 +397,10 @@ final class RocksDbStateStoreProvider implements StateStoreProvider {
     if (options != null) {
       options.close();
       options = null;
+    }
+    if (filter != null) {
+      filter.close();
+      filter = null;
     }
   }
 
