@@ -15,7 +15,9 @@ import picocli.CommandLine;
  * in this JVM. {@code scheduler [--pipelines 100] [--nodes 2] [--seconds 60] [--db-url jdbc:postgresql://…]} (not
  * part of {@code all}) measures the cluster store's scheduling overhead ({@link SchedulerBench}); without
  * {@code --db-url} it starts an embedded PostgreSQL. {@code Bench medallion [options]} ({@link MedallionCommand},
- * {@code --help}) compares Sluice, Spark and DuckDB as whole processes.
+ * {@code --help}) compares Sluice, Spark and DuckDB as whole processes. {@code state [--keys 10000000]
+ * [--state-store inmemory|rocksdb|both]} ({@link StateStoreBench}) compares the state stores at scale; {@code all}
+ * runs the smaller in-memory {@link StatefulBench} instead.
  */
 public final class Bench {
   private Bench() {}
@@ -31,6 +33,8 @@ public final class Bench {
     int nodes = 2;
     int seconds = 60;
     String dbUrl = null;
+    long keys = 10_000_000;
+    String stateStore = "both";
     for (int i = 1; i < args.length; i++) {
       switch (args[i]) {
         case "--rows" -> rows = Integer.parseInt(args[++i]);
@@ -39,6 +43,8 @@ public final class Bench {
         case "--nodes" -> nodes = Integer.parseInt(args[++i]);
         case "--seconds" -> seconds = Integer.parseInt(args[++i]);
         case "--db-url" -> dbUrl = args[++i];
+        case "--keys" -> keys = Long.parseLong(args[++i]);
+        case "--state-store" -> stateStore = args[++i];
         default -> throw new IllegalArgumentException("Unknown option " + args[i]);
       }
     }
@@ -59,8 +65,12 @@ public final class Bench {
     if (which.equals("ingest") || which.equals("all")) {
       System.out.println(Json.write(IngestBench.throughput(dir.resolve("ingest-throughput"), 1_000_000, 20)));
     }
-    if (which.equals("state") || which.equals("all")) {
+    if (which.equals("all")) {
       System.out.println(Json.write(StatefulBench.run(dir.resolve("state"), 1_000_000, 10, 300_000)));
+    }
+    if (which.equals("state")) {
+      StateStoreBench.run(dir.resolve("state-stores"), keys, stateStore)
+          .forEach(figure -> System.out.println(Json.write(figure)));
     }
     if (which.equals("scheduler")) {
       System.out.println(Json.write(SchedulerBench.run(dir.resolve("scheduler"), pipelines, nodes, seconds,

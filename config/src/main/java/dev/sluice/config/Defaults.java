@@ -5,10 +5,11 @@ import java.util.OptionalInt;
 
 /**
  * Settings applied to every pipeline that does not set its own: the trigger, the source rate limit, how many
- * batches of checkpoint history to keep, and the scheduled maintenance of sink tables.
+ * batches of checkpoint history to keep, the scheduled maintenance of sink tables, and the state store of
+ * stateful pipelines.
  */
 public record Defaults(TriggerConfig trigger, OptionalInt maxFilesPerTrigger, int minBatchesToRetain,
-    MaintenanceConfig maintenance) {
+    MaintenanceConfig maintenance, StateStoreConfig stateStore) {
   /** Spark's {@code spark.sql.streaming.minBatchesToRetain} default. */
   public static final int DEFAULT_MIN_BATCHES_TO_RETAIN = 100;
 
@@ -16,9 +17,16 @@ public record Defaults(TriggerConfig trigger, OptionalInt maxFilesPerTrigger, in
     Objects.requireNonNull(trigger, "trigger");
     Objects.requireNonNull(maxFilesPerTrigger, "maxFilesPerTrigger");
     Objects.requireNonNull(maintenance, "maintenance");
+    Objects.requireNonNull(stateStore, "stateStore");
     if (minBatchesToRetain < 1) {
       throw new IllegalArgumentException("minBatchesToRetain must be at least 1, got " + minBatchesToRetain);
     }
+  }
+
+  /** With the in-memory state store. */
+  public Defaults(TriggerConfig trigger, OptionalInt maxFilesPerTrigger, int minBatchesToRetain,
+      MaintenanceConfig maintenance) {
+    this(trigger, maxFilesPerTrigger, minBatchesToRetain, maintenance, StateStoreConfig.inMemory());
   }
 
   /** Without maintenance. */

@@ -9,7 +9,7 @@ import java.util.Optional;
  *
  * <p>Transforms apply in this order: {@code joins} (gold), {@code columns}, {@code filter}, {@code expectations}
  * (silver), {@code dedup} (silver), {@code aggregate} (gold). {@link #trigger()} is already resolved against the
- * defaults.
+ * defaults, and so is {@link #stateStore()}.
  */
 public record PipelineConfig(
     String name,
@@ -25,7 +25,8 @@ public record PipelineConfig(
     TriggerConfig trigger,
     Optional<ScheduleConfig> schedule,
     List<String> after,
-    MaintenanceConfig maintenance) {
+    MaintenanceConfig maintenance,
+    StateStoreConfig stateStore) {
   public PipelineConfig {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(layer, "layer");
@@ -41,6 +42,16 @@ public record PipelineConfig(
     Objects.requireNonNull(schedule, "schedule");
     after = List.copyOf(after);
     Objects.requireNonNull(maintenance, "maintenance");
+    Objects.requireNonNull(stateStore, "stateStore");
+  }
+
+  /** With the in-memory state store. */
+  public PipelineConfig(String name, Layer layer, SourceConfig source, List<DerivedColumn> columns,
+      Optional<String> filter, List<Expectation> expectations, Optional<DedupConfig> dedup, List<JoinConfig> joins,
+      Optional<AggregateConfig> aggregate, SinkConfig sink, TriggerConfig trigger, Optional<ScheduleConfig> schedule,
+      List<String> after, MaintenanceConfig maintenance) {
+    this(name, layer, source, columns, filter, expectations, dedup, joins, aggregate, sink, trigger, schedule, after,
+        maintenance, StateStoreConfig.inMemory());
   }
 
   /** Without maintenance of the sink table. */

@@ -9,6 +9,7 @@ import dev.sluice.ingestion.internal.sink.DeltaSink;
 import dev.sluice.ingestion.internal.sink.ForeachBatchSink;
 import dev.sluice.ingestion.internal.sink.MemorySink;
 import dev.sluice.ingestion.sink.Sink;
+import dev.sluice.ingestion.state.StateStoreSettings;
 import dev.sluice.table.Table;
 import java.nio.file.Files;
 import java.util.ArrayList;
@@ -31,7 +32,8 @@ import java.util.function.Function;
 public final class DataStreamWriter {
   private static final Set<String> FORMATS = Set.of("delta", "console", "memory", "foreachbatch");
   private static final Set<String> OPTIONS = Set.of("checkpointlocation", "mergeschema", "minbatchestoretain",
-      "numrows", "truncate", "runnerleasetimeout", "runnerleasewait", "watermarkpolicy", "laterowstable", "maxfutureskew");
+      "numrows", "truncate", "runnerleasetimeout", "runnerleasewait", "watermarkpolicy", "laterowstable", "maxfutureskew",
+      "statestore", "statestore.rocksdb.memory", "statestore.localdir", "statestore.snapshotinterval");
 
   /**
    * Option {@code maxFutureSkew}: how far after the batch's timestamp an event time may be and still move the
@@ -88,12 +90,17 @@ public final class DataStreamWriter {
    * {@code checkpointLocation}, {@code mergeSchema}, {@code minBatchesToRetain} (default 100), console
    * {@code numRows}/{@code truncate}, {@code runnerLeaseTimeout} (default 10 seconds), {@code runnerLeaseWait}
    * (how long to wait for another live runner of the query; default the session's, zero), {@code watermarkPolicy}, {@code lateRowsTable}, {@code maxFutureSkew}
-   * (default {@value #DEFAULT_MAX_FUTURE_SKEW}).
+   * (default {@value #DEFAULT_MAX_FUTURE_SKEW}); the state store: {@code stateStore} ({@code inmemory} or
+   * {@code rocksdb}; default the session's), {@code stateStore.rocksdb.memory} (native memory shared by the query's
+   * RocksDB stores, e.g. {@code 64m}, the default), {@code stateStore.localDir} (RocksDB's working copies; default
+   * {@code <java.io.tmpdir>/sluice-state}), {@code stateStore.snapshotInterval} (versions between snapshots,
+   * default 10).
    */
   public DataStreamWriter option(String key, String value) {
     if (!OPTIONS.contains(key.toLowerCase(Locale.ROOT))) {
       throw new IllegalArgumentException("Unknown writeStream option '" + key + "'; accepted: checkpointLocation,"
-          + " mergeSchema, minBatchesToRetain, numRows, truncate, runnerLeaseTimeout, runnerLeaseWait, watermarkPolicy, lateRowsTable, maxFutureSkew");
+          + " mergeSchema, minBatchesToRetain, numRows, truncate, runnerLeaseTimeout, runnerLeaseWait, watermarkPolicy, lateRowsTable, maxFutureSkew,"
+          + " stateStore, stateStore.rocksdb.memory, stateStore.localDir, stateStore.snapshotInterval");
     }
     options.put(key.toLowerCase(Locale.ROOT), value);
     return this;
@@ -190,6 +197,10 @@ public final class DataStreamWriter {
     return policy.equals("max");
   }
 
+  private StateStoreSettings stateStore() {
+    return session.stateStore().withOptions(options);
+  }
+
   private static String temporaryCheckpoint() {
     try {
       return Files.createTempDirectory("sluice-checkpoint-").toString();
@@ -210,7 +221,7 @@ public final class DataStreamWriter {
             .map(v -> Durations.parse(v, "option runnerLeaseWait")).orElse(session.runnerLeaseWait()),
         watermarkPolicy(), Durations.parse(options.getOrDefault("maxfutureskew", DEFAULT_MAX_FUTURE_SKEW),
             "option maxFutureSkew"), Optional.ofNullable(options.get("laterowstable")).map(session::location),
-        frame.fingerprint(outputMode));
+        frame.fingerprint(outputMode), stateStore());
     StreamingQueryManager manager = session.streams();
     MicroBatchExecution[] self = new MicroBatchExecution[1];
     self[0] = new MicroBatchExecution(spec, session.sourceRegistry(), session::location, session.clock(),

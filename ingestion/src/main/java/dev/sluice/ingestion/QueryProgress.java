@@ -76,7 +76,10 @@ public record QueryProgress(
     }
   }
 
-  /** A stateful operator's state after the batch (filled by stateful queries). */
+  /**
+   * A stateful operator's state after the batch (filled by stateful queries); {@code customMetrics} are the state
+   * store provider's own counters with Spark's names ({@code rocksdbGetCount}, {@code loadedMapCacheHitCount}, …).
+   */
   public record StateOperatorProgress(
       String operatorName,
       long numRowsTotal,
@@ -84,7 +87,20 @@ public record QueryProgress(
       long numRowsRemoved,
       long numRowsDroppedByWatermark,
       long memoryUsedBytes,
-      long commitTimeMs) {}
+      long commitTimeMs,
+      Map<String, Long> customMetrics) {
+    public StateOperatorProgress {
+      customMetrics = customMetrics == null ? Map.of()
+          : java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(customMetrics));
+    }
+
+    /** Without custom metrics. */
+    public StateOperatorProgress(String operatorName, long numRowsTotal, long numRowsUpdated, long numRowsRemoved,
+        long numRowsDroppedByWatermark, long memoryUsedBytes, long commitTimeMs) {
+      this(operatorName, numRowsTotal, numRowsUpdated, numRowsRemoved, numRowsDroppedByWatermark, memoryUsedBytes,
+          commitTimeMs, Map.of());
+    }
+  }
 
   /** Pretty-printed JSON. */
   public String json() {

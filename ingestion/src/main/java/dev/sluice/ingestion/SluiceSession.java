@@ -12,6 +12,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.UnaryOperator;
 import dev.sluice.table.storage.ObjectStore;
+import dev.sluice.ingestion.state.StateStoreSettings;
+import dev.sluice.ingestion.state.StateStoreType;
 
 /**
  * The entry point of the streaming engine, in Spark's shape: {@code session.readStream()...} builds a
@@ -25,12 +27,14 @@ public final class SluiceSession implements AutoCloseable {
   private final StreamingQueryManager streams = new StreamingQueryManager();
   private final Map<String, MemorySink> memorySinks = new ConcurrentHashMap<>();
   private final java.time.Duration runnerLeaseWait;
+  private final StateStoreSettings stateStore;
 
   private SluiceSession(Map<String, String> storageOptions, Clock clock, UnaryOperator<ObjectStore> storeWrapper,
-      java.time.Duration runnerLeaseWait) {
+      java.time.Duration runnerLeaseWait, StateStoreSettings stateStore) {
     this.locations = new Locations(storageOptions, storeWrapper);
     this.clock = clock;
     this.runnerLeaseWait = runnerLeaseWait;
+    this.stateStore = stateStore;
   }
 
   /** A session with default settings: local paths and S3 with the default AWS credential chain. */
@@ -81,6 +85,22 @@ public final class SluiceSession implements AutoCloseable {
     return sink.rows();
   }
 
+  /**
+   * Reads the state a stateful query kept, as Spark's {@code statestore} and {@code state-metadata} sources:
+   * {@code readState(table).operator(0).batch(5).rows()}.
+   *
+   * @param tableOrCheckpoint a query's checkpoint folder, or the table it writes (its checkpoint is then
+   *     {@code <table>/_checkpoints/<queryName>}, named with {@link StateReader#query}; {@code default} if not)
+   */
+  public StateReader readState(String tableOrCheckpoint) {
+    return new StateReader(location(tableOrCheckpoint));
+  }
+
+  /** The state store settings queries use unless they set option {@code stateStore}. */
+  public StateStoreSettings stateStore() {
+    return stateStore;
+  }
+
   /** Stops every active query. */
   @Override
   public void close() {
@@ -117,6 +137,7 @@ public final class SluiceSession implements AutoCloseable {
     private Clock clock = Clock.systemUTC();
     private UnaryOperator<ObjectStore> storeWrapper = UnaryOperator.identity();
     private java.time.Duration runnerLeaseWait = java.time.Duration.ZERO;
+    private StateStoreSettings stateStore = StateStoreSettings.defaults();
 
     /** A storage option for S3 paths: endpoint, region, path-style, access-key-id, secret-access-key, … */
     public Builder storageOption(String key, String value) {
@@ -150,8 +171,26 @@ public final class SluiceSession implements AutoCloseable {
       return this;
     }
 
+    /**
+     * The state store of queries that don't choose one with option {@code stateStore}; default in-memory
+     * ({@link StateStoreSettings#defaults()}).
+     */
+    public Builder stateStore(StateStoreSettings value) {
+      this.stateStore = java.util.Objects.requireNonNull(value, "stateStore");
+      return this;
+    }
+
+    /**
+     * The state store provider by name ({@code inmemory} or {@code rocksdb}) with default settings.
+     *
+     * @throws IllegalArgumentException for another name
+     */
+    public Builder stateStore(String provider) {
+      return stateStore(stateStore.withType(StateStoreType.of(provider, "session stateStore")));
+    }
+
     public SluiceSession build() {
-      return new SluiceSession(storageOptions, clock, storeWrapper, runnerLeaseWait);
+      return new SluiceSession(storageOptions, clock, storeWrapper, runnerLeaseWait, stateStore);
     }
   }
 }

@@ -35,11 +35,16 @@ class StatefulOracleTest {
 
   @TempDir
   Path dir;
-  private SluiceSession session;
+  SluiceSession session;
 
   @BeforeEach
   void open() {
-    session = SluiceSession.create();
+    session = session();
+  }
+
+  /** The session of each test; {@link StatefulOracleRocksDbTest} runs every test on the RocksDB store. */
+  SluiceSession session() {
+    return SluiceSession.create();
   }
 
   @AfterEach

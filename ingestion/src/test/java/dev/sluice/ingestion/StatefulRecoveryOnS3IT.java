@@ -21,12 +21,16 @@ class StatefulRecoveryOnS3IT extends StatefulRecoveryScenarios {
 
   @Override
   SluiceSession session() {
+    return builder().build();
+  }
+
+  /** A session builder that reaches the S3Proxy bucket. */
+  static SluiceSession.Builder builder() {
     return SluiceSession.builder()
         .storageOption("endpoint", s3.endpoint().toString())
         .storageOption("region", "us-east-1")
         .storageOption("access-key-id", s3.accessKey())
-        .storageOption("secret-access-key", s3.secretKey())
-        .build();
+        .storageOption("secret-access-key", s3.secretKey());
   }
 
   @Override

@@ -82,7 +82,9 @@ public final class SilverPipeline {
     // The engine's own guard gets the same limit, so that it agrees with the quarantine step.
     String maxFutureSkew = pipeline.dedup().flatMap(DedupConfig::watermark).map(w -> w.maxFutureSkew().text())
         .orElse(WatermarkConfig.DEFAULT_MAX_FUTURE_SKEW.text());
-    return frame.writeStream().queryName(pipeline.name()).trigger(trigger)
+    var writer = frame.writeStream();
+    pipeline.stateStore().options().forEach(writer::option);
+    return writer.queryName(pipeline.name()).trigger(trigger)
         .option("maxFutureSkew", maxFutureSkew)
         .option("checkpointLocation", checkpoint)
         .option("minBatchesToRetain", Integer.toString(config.defaults().minBatchesToRetain()))

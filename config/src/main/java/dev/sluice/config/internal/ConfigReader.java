@@ -145,12 +145,14 @@ final class ConfigReader {
     Integer retain = defaults.has("min_batches_to_retain") ? defaults.integer("min_batches_to_retain", 1)
         : Integer.valueOf(Defaults.DEFAULT_MIN_BATCHES_TO_RETAIN);
     MaintenanceReader.Read maintenance = MaintenanceReader.read(defaults);
-    if (trigger == null || retain == null || maintenance == null
+    dev.sluice.config.StateStoreConfig stateStore = StateStoreReader.read(defaults, "state_store",
+        dev.sluice.config.StateStoreConfig.inMemory());
+    if (trigger == null || retain == null || maintenance == null || stateStore == null
         || (defaults.has("max_files_per_trigger") && maxFiles == null)) {
       return null;
     }
     return new Defaults(trigger, maxFiles == null ? OptionalInt.empty() : OptionalInt.of(maxFiles), retain,
-        maintenance.over(dev.sluice.config.MaintenanceConfig.none()));
+        maintenance.over(dev.sluice.config.MaintenanceConfig.none()), stateStore);
   }
 
   /** {@code available_now}, {@code once}, or {@code {processing_time: 30 seconds}}. */

@@ -18,9 +18,10 @@ final class ConfigShape {
       "zorder_by", SCALAR_LIST, "cluster_by", SCALAR_LIST, "target_file_size", SCALAR));
   static final Shape MAINTENANCE_VACUUM = scalarOr(object("schedule", SCALAR, "retain", SCALAR));
   static final Shape MAINTENANCE = object("optimize", MAINTENANCE_OPTIMIZE, "vacuum", MAINTENANCE_VACUUM);
+  static final Shape STATE_STORE = scalarOr(object("provider", SCALAR, "memory", SCALAR, "local_dir", SCALAR));
   static final Shape DEFAULTS = object(
       "trigger", TRIGGER, "max_files_per_trigger", SCALAR, "min_batches_to_retain", SCALAR,
-      "maintenance", MAINTENANCE);
+      "maintenance", MAINTENANCE, "state_store", STATE_STORE);
   static final Shape COLUMN = object("name", SCALAR, "type", SCALAR, "nullable", SCALAR);
   static final Shape SOURCE = object(
       "format", SCALAR, "path", SCALAR, "pipeline", SCALAR, "table", SCALAR, "options", FREE_MAP,
@@ -44,7 +45,7 @@ final class ConfigShape {
       "name", SCALAR, "layer", SCALAR, "source", SOURCE, "columns", listOf(DERIVED), "filter", SCALAR,
       "expectations", listOf(EXPECTATION), "dedup", DEDUP, "joins", listOf(JOIN), "aggregate", AGGREGATE,
       "sink", SINK, "trigger", TRIGGER, "schedule", SCHEDULE, "after", SCALAR_LIST,
-      "maintenance", MAINTENANCE);
+      "maintenance", MAINTENANCE, "state_store", STATE_STORE);
   static final Shape JOB_STORE = object("url", SCALAR, "user", SCALAR, "password", SCALAR, "pool_size", SCALAR);
   static final Shape SERVICE = object("job_store", JOB_STORE, "instance_id", SCALAR, "checkin_interval", SCALAR);
   static final Shape ROOT = object(

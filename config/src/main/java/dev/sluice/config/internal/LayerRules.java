@@ -10,8 +10,8 @@ final class LayerRules {
       "maintenance");
   private static final Map<Layer, Set<String>> PIPELINE_KEYS = Map.of(
       Layer.BRONZE, COMMON,
-      Layer.SILVER, union(COMMON, Set.of("columns", "filter", "expectations", "dedup")),
-      Layer.GOLD, union(COMMON, Set.of("joins", "columns", "filter", "aggregate")));
+      Layer.SILVER, union(COMMON, Set.of("columns", "filter", "expectations", "dedup", "state_store")),
+      Layer.GOLD, union(COMMON, Set.of("joins", "columns", "filter", "aggregate", "state_store")));
   private static final Set<String> FILE_SOURCE_KEYS = Set.of("format", "path", "options", "schema", "schema_evolution");
   private static final Set<String> TABLE_SOURCE_KEYS = Set.of("format", "pipeline", "table", "options");
 
@@ -33,6 +33,8 @@ final class LayerRules {
       case "expectations":
       case "dedup":
         return "expectations and dedup belong to silver pipelines";
+      case "state_store":
+        return "a bronze pipeline keeps no state; state_store applies to silver dedup and gold aggregates";
       default:
         return "joins and aggregates belong to gold pipelines";
     }

@@ -87,11 +87,13 @@ final class PipelineReader {
         ? ConfigReader.schedule(pipeline.object("schedule", "a schedule {cron} or {every}")) : Optional.empty();
     after = pipeline.strings("after", "pipeline names");
     MaintenanceReader.Read maintenance = MaintenanceReader.read(pipeline);
-    if (problems.size() > before || maintenance == null) {
+    dev.sluice.config.StateStoreConfig stateStore = allowed("state_store")
+        ? StateStoreReader.read(pipeline, "state_store", defaults.stateStore()) : defaults.stateStore();
+    if (problems.size() > before || maintenance == null || stateStore == null) {
       return null;
     }
     return new PipelineConfig(name, layer, source, columns, filter, expectations, dedup, joins, aggregate, sink,
-        trigger, schedule, after, maintenance.over(defaults.maintenance()));
+        trigger, schedule, after, maintenance.over(defaults.maintenance()), stateStore);
   }
 
   private boolean allowed(String key) {

@@ -79,6 +79,9 @@ public final class GoldQuery {
     }
     var writer = append ? appendQuery(frame, gold) : frame.mapBatches("gold: ledger", new ChangeLedger(aggregate, ledger, state))
         .writeStream().foreachBatch(new RecomputeGroups(aggregate, gold, pipeline.sink().partitionBy(), ledger, state));
+    // The engine's stateful steps (append mode's windowed aggregation) use the pipeline's state_store; update
+    // mode's group totals (GroupState) stay in memory: nothing closes them at the end of a run yet.
+    pipeline.stateStore().options().forEach(writer::option);
     return writer.queryName(pipeline.name()).trigger(trigger)
         .option("checkpointLocation", checkpoint)
         .option("minBatchesToRetain", Integer.toString(config.defaults().minBatchesToRetain()))

@@ -2,6 +2,7 @@ package dev.sluice.ingestion.state;
 
 import dev.sluice.ingestion.Location;
 import dev.sluice.ingestion.state.internal.InMemoryStateStoreProvider;
+import dev.sluice.ingestion.state.internal.StateStoreFactories;
 
 /** Factories for the built-in state store providers. */
 public final class StateStores {
@@ -22,5 +23,17 @@ public final class StateStores {
    */
   public static StateStoreProvider inMemory(Location location, StateSchema schema, int snapshotInterval) {
     return InMemoryStateStoreProvider.create(location, schema, snapshotInterval);
+  }
+
+  /**
+   * The providers of one query as {@code settings} say. RocksDB: each partition keeps its state in a local
+   * RocksDB under {@code settings.localDir()}; each commit uploads {@code <location>/<version>.changelog}, every
+   * {@code snapshotInterval} versions the SST files (under {@code <location>/SSTs/}, each uploaded once) and then
+   * {@code <location>/<version>.zip} listing them; a load rebuilds from the newest snapshot plus the later
+   * changelogs when the local copy is not the version just committed (a restart, a fresh machine). The
+   * factory's stores share {@code settings.rocksDbMemoryBytes()} of native memory.
+   */
+  public static StateStoreFactory factory(StateStoreSettings settings) {
+    return StateStoreFactories.create(settings);
   }
 }

@@ -141,6 +141,36 @@ class SluiceCliIT {
   }
 
   @Test
+  void stateListsTheOperatorsAndPrintsTheStateAndItsChanges() throws IOException {
+    SluiceProcess.Result meta = sluice("state", config.toString(), "orders_silver", "--metadata", "--format", "json");
+    assertThat(meta.exitCode()).as(meta.toString()).isZero();
+    JsonNode op = JSON.readTree(meta.outLines().get(0));
+    assertThat(op.path("operatorName").asText()).isEqualTo("dedupeWithinWatermark");
+    assertThat(op.path("provider").asText()).isEqualTo("inmemory");
+    assertThat(op.path("keySchema").asText()).contains("order_id");
+    assertThat(op.path("maxBatchId").asLong(-1)).isGreaterThanOrEqualTo(0);
+
+    SluiceProcess.Result table = sluice("state", config.toString(), "orders_silver", "--metadata");
+    assertThat(table.exitCode()).as(table.toString()).isZero();
+    assertThat(table.outLines().get(0)).contains("operator", "name", "provider", "keys", "values", "batches");
+
+    SluiceProcess.Result rows = sluice("state", config.toString(), "orders_silver", "--format", "json");
+    assertThat(rows.exitCode()).as(rows.toString()).isZero();
+    assertThat(rows.outLines()).isNotEmpty().allSatisfy(l -> assertThat(JSON.readTree(l).has("order_id")).isTrue());
+
+    SluiceProcess.Result changes = sluice("state", config.toString(), "orders_silver", "--changes",
+        op.path("maxBatchId").asText() + ".." + op.path("maxBatchId").asText(), "--format", "json");
+    assertThat(changes.exitCode()).as(changes.toString()).isZero();
+    for (String line : changes.outLines()) {
+      assertThat(JSON.readTree(line).path("change_type").asText()).isIn("update", "delete");
+    }
+
+    SluiceProcess.Result bad = sluice("state", config.toString(), "orders_silver", "--changes", "5");
+    assertThat(bad.exitCode()).isEqualTo(ExitCodes.USAGE);
+    assertThat(bad.err()).contains("--changes takes a batch range A..B");
+  }
+
+  @Test
   void tablesListsEachPipelinesTables() {
     SluiceProcess.Result r = sluice("tables", config.toString());
     assertThat(r.exitCode()).as(r.toString()).isZero();

@@ -5,12 +5,12 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** Parses byte sizes such as {@code 1048576}, {@code 512k}, {@code 10m}, {@code 1g} (Spark's forms). */
-final class ByteSizes {
+public final class ByteSizes {
   private static final Pattern SIZE = Pattern.compile("(\\d+)\\s*([kmgt]?)b?");
 
   private ByteSizes() {}
 
-  static long parse(String key, String text) {
+  public static long parse(String key, String text) {
     Matcher m = SIZE.matcher(text.trim().toLowerCase(Locale.ROOT));
     if (!m.matches()) {
       throw new IllegalArgumentException("Option " + key + " must be a size such as 1048576, 512k, 10m or 1g, got '"

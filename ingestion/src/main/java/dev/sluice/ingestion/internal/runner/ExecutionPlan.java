@@ -10,7 +10,11 @@ import dev.sluice.ingestion.internal.plan.Transform;
 import dev.sluice.ingestion.state.StateStore;
 import dev.sluice.ingestion.state.StateStoreMetrics;
 import dev.sluice.ingestion.state.StateStoreProvider;
+import dev.sluice.ingestion.state.StateOperatorMetadata;
+import dev.sluice.ingestion.state.StateStoreFactory;
+import dev.sluice.ingestion.state.StateStoreSettings;
 import dev.sluice.ingestion.state.StateStores;
+import dev.sluice.ingestion.state.internal.StateMetadataFile;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -25,11 +29,11 @@ import java.util.Optional;
  * state store per stateful step, under {@code <checkpoint>/state/<step>/0}. Batch N loads state
  * version N and commits version N+1 before the sink commit, so a re-run batch rebuilds the same
  * version from the same input. Event times after the batch timestamp plus {@code maxFutureSkew} don't
- * move the watermark (see {@link EventTimeWatermark}).
+ * move the watermark (see {@link EventTimeWatermark}). The providers come from the query's
+ * {@link StateStoreSettings}; each operator's {@code state/<step>/_metadata} records the provider and schemas,
+ * and a restart with another provider is refused before any state is read.
  */
 final class ExecutionPlan implements AutoCloseable {
-  private static final int SNAPSHOT_INTERVAL = 10;
-
   private final List<Transform> steps;
   private final List<EventTimeWatermark> watermarks = new ArrayList<>();
   private final List<StatefulTransform> stateful = new ArrayList<>();
@@ -39,9 +43,14 @@ final class ExecutionPlan implements AutoCloseable {
   private Map<StatefulTransform, StateStore> open = new IdentityHashMap<>();
   private Map<String, Long> lastMetrics = Map.of();
   private final java.util.UUID queryId;
+  private final StateStoreFactory factory;
 
+  /**
+   * @throws dev.sluice.ingestion.CheckpointIncompatibleException when the checkpoint's state was written by
+   *     another provider than {@code settings} names
+   */
   ExecutionPlan(List<Transform> steps, Location stateRoot, boolean maxPolicy, java.time.Duration maxFutureSkew,
-      java.util.UUID queryId) {
+      java.util.UUID queryId, StateStoreSettings settings, String checkpoint) {
     this.queryId = queryId;
     this.steps = steps;
     this.maxPolicy = maxPolicy;
@@ -51,9 +60,16 @@ final class ExecutionPlan implements AutoCloseable {
         watermarks.add(w);
       }
       if (t instanceof StatefulTransform s) {
-        providers.put(s, StateStores.inMemory(stateRoot.resolve(stateful.size() + "/0"), s.stateSchema(), SNAPSHOT_INTERVAL));
+        Location operator = stateRoot.resolve(Integer.toString(stateful.size()));
+        StateMetadataFile.checkAndWrite(operator, new StateOperatorMetadata(stateful.size(), s.operatorName(),
+            settings.type(), 1, s.stateSchema()), checkpoint);
         stateful.add(s);
       }
+    }
+    this.factory = StateStores.factory(settings);
+    for (int i = 0; i < stateful.size(); i++) {
+      StatefulTransform s = stateful.get(i);
+      providers.put(s, factory.create(stateRoot.resolve(i + "/0"), s.stateSchema()));
     }
   }
 
@@ -93,7 +109,7 @@ final class ExecutionPlan implements AutoCloseable {
       store.commit();
       StateStoreMetrics m = store.metrics();
       out.add(new QueryProgress.StateOperatorProgress(s.operatorName(), m.numRowsTotal(), m.numRowsUpdated(),
-          m.numRowsRemoved(), s.lastDroppedByWatermark(), m.memoryUsedBytes(), m.commitTimeMs()));
+          m.numRowsRemoved(), s.lastDroppedByWatermark(), m.memoryUsedBytes(), m.commitTimeMs(), m.customMetrics()));
     }
     open = new IdentityHashMap<>();
     return out;
@@ -182,6 +198,10 @@ final class ExecutionPlan implements AutoCloseable {
 
   @Override
   public void close() {
-    providers.values().forEach(StateStoreProvider::close);
+    try {
+      providers.values().forEach(StateStoreProvider::close);
+    } finally {
+      factory.close();
+    }
   }
 }

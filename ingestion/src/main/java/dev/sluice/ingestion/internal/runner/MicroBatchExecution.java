@@ -138,7 +138,7 @@ public final class MicroBatchExecution implements StreamingQuery {
             checkpoint.sourceLocation(i), resolver, clock)));
       }
       return new ExecutionPlan(bind(unionSchema(sources)), checkpoint.stateLocation(), spec.maxWatermarkPolicy(),
-          spec.maxFutureSkew(), id);
+          spec.maxFutureSkew(), id, spec.stateStore(), spec.checkpoint().toString());
     } catch (AnalysisException e) {
       throw e;
     } catch (IllegalArgumentException e) {

@@ -25,8 +25,10 @@ public record QuerySpec(
     boolean maxWatermarkPolicy,
     java.time.Duration maxFutureSkew,
     java.util.Optional<Location> lateRowsTable,
-    java.util.Map<String, String> fingerprint) {
+    java.util.Map<String, String> fingerprint,
+    dev.sluice.ingestion.state.StateStoreSettings stateStore) {
   public QuerySpec {
+    java.util.Objects.requireNonNull(stateStore, "stateStore");
     sources = List.copyOf(sources);
     transforms = List.copyOf(transforms);
     fingerprint = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(fingerprint));

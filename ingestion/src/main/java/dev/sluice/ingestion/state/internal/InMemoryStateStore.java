@@ -183,7 +183,8 @@ final class InMemoryStateStore implements StateStore {
     status = Status.FAILED;
     InMemoryStateStoreProvider.CommitOutcome outcome = provider.commit(version, changes);
     long millis = (System.nanoTime() - start) / 1_000_000;
-    metrics = new StateStoreMetrics(size, outcome.updated(), outcome.removed(), outcome.memoryUsedBytes(), millis);
+    metrics = new StateStoreMetrics(size, outcome.updated(), outcome.removed(), outcome.memoryUsedBytes(), millis,
+        provider.customMetrics());
     status = Status.COMMITTED;
     changes = new BytesMap(); // the provider's map now holds the entries; the log's slots would only waste heap
   }
@@ -207,7 +208,8 @@ final class InMemoryStateStore implements StateStore {
         updated++;
       }
     }
-    return new StateStoreMetrics(size, updated, changes.size() - updated, provider.memoryEstimate(), 0);
+    return new StateStoreMetrics(size, updated, changes.size() - updated, provider.memoryEstimate(), 0,
+        provider.customMetrics());
   }
 
   /** Called when the provider hands out a newer store, whose commit would change this one's base. */

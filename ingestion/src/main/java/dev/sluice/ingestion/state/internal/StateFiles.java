@@ -30,6 +30,11 @@ final class StateFiles {
 
   /** The state files directly in the folder; other objects are ignored. */
   StateFileListing list() {
+    return list(StateFileNames.DELTA, StateFileNames.SNAPSHOT);
+  }
+
+  /** The versions of the files directly in the folder named {@code <version><deltaSuffix>} and {@code <version><snapshotSuffix>}. */
+  StateFileListing list(String deltaSuffix, String snapshotSuffix) {
     String prefix = folder.key().isEmpty() ? "" : folder.key() + "/";
     TreeSet<Long> deltas = new TreeSet<>();
     TreeSet<Long> snapshots = new TreeSet<>();
@@ -37,8 +42,8 @@ final class StateFiles {
       while (it.hasNext()) {
         String name = it.next().key().substring(prefix.length());
         if (name.indexOf('/') < 0) {
-          StateFileNames.versionOf(name, StateFileNames.DELTA).ifPresent(deltas::add);
-          StateFileNames.versionOf(name, StateFileNames.SNAPSHOT).ifPresent(snapshots::add);
+          StateFileNames.versionOf(name, deltaSuffix).ifPresent(deltas::add);
+          StateFileNames.versionOf(name, snapshotSuffix).ifPresent(snapshots::add);
         }
       }
     }

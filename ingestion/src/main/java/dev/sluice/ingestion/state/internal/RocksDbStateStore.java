@@ -1,0 +1,277 @@
+package dev.sluice.ingestion.state.internal;
+
+import dev.sluice.ingestion.state.StateEntry;
+import dev.sluice.ingestion.state.StateStore;
+import dev.sluice.ingestion.state.StateStoreMetrics;
+import dev.sluice.table.data.Row;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Objects;
+import java.util.function.Predicate;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+
+/**
+ * One batch's use of a RocksDB store: reads and writes go to the provider's database at once, and every change
+ * is also appended to the batch's changelog, which commit uploads. Abort marks the database stale (the next load
+ * rebuilds it), so a failed batch never leaks into a later version. Iterators see the database as of their
+ * creation and are closed at their end, or at the latest when the store commits or aborts.
+ */
+final class RocksDbStateStore implements StateStore {
+  private enum Status { OPEN, COMMITTED, ABORTED, REPLACED, FAILED }
+
+  private final RocksDbStateStoreProvider provider;
+  private final long version;
+  private final StateRowCodec codec;
+  private final StateFileFormat.Writer changelog;
+  private final boolean loadedFromCache;
+  private final Map<String, Long> tickersAtLoad;
+  private final List<RocksIterator> iterators = new ArrayList<>();
+  private long size;
+  private long updated;
+  private long removed;
+  private long gets;
+  private long puts;
+  private Status status = Status.OPEN;
+  private StateStoreMetrics metrics;
+  /** The key of the last get and whether it had a value: an aggregation's put follows its get of the same key. */
+  private byte[] lastKey;
+  private boolean lastExists;
+
+  RocksDbStateStore(RocksDbStateStoreProvider provider, long version, long size, StateRowCodec codec,
+      StateFileFormat.Writer changelog, boolean loadedFromCache) {
+    this.provider = provider;
+    this.version = version;
+    this.size = size;
+    this.codec = codec;
+    this.changelog = changelog;
+    this.loadedFromCache = loadedFromCache;
+    this.tickersAtLoad = provider.tickers();
+  }
+
+  @Override
+  public long version() {
+    return version;
+  }
+
+  private byte[] key(Row key) {
+    int len = codec.encodeKey(Objects.requireNonNull(key, "key"));
+    return Arrays.copyOf(codec.keyBytes(), len);
+  }
+
+  @Override
+  public Row get(Row key) {
+    checkOpen();
+    gets++;
+    try {
+      byte[] k = key(key);
+      byte[] value = provider.db().get(k);
+      lastKey = k;
+      lastExists = value != null;
+      return value == null ? null : codec.decodeValue(value);
+    } catch (RocksDBException e) {
+      throw provider.failure("reading", e);
+    }
+  }
+
+  @Override
+  public boolean contains(Row key) {
+    checkOpen();
+    gets++;
+    return provider.exists(key(key));
+  }
+
+  @Override
+  public void put(Row key, Row value) {
+    checkOpen();
+    Objects.requireNonNull(value, "value (to delete a key, call remove)");
+    byte[] k = key(key);
+    boolean existed;
+    if (lastKey != null && Arrays.equals(k, lastKey)) {
+      existed = lastExists;
+    } else {
+      gets++;
+      existed = provider.exists(k);
+    }
+    if (!existed) {
+      size++;
+    }
+    write(k, codec.encodeValue(value));
+  }
+
+  @Override
+  public boolean putIfAbsent(Row key, Row value) {
+    checkOpen();
+    Objects.requireNonNull(value, "value (to delete a key, call remove)");
+    byte[] k = key(key);
+    gets++;
+    if (provider.exists(k)) {
+      return false;
+    }
+    size++;
+    write(k, codec.encodeValue(value));
+    return true;
+  }
+
+  private void write(byte[] k, byte[] v) {
+    lastKey = null;
+    try {
+      provider.db().put(provider.writeOptions(), k, v);
+    } catch (RocksDBException e) {
+      throw provider.failure("writing", e);
+    }
+    changelog.putEncoded(k, v);
+    updated++;
+    puts++;
+  }
+
+  @Override
+  public void remove(Row key) {
+    checkOpen();
+    byte[] k = key(key);
+    gets++;
+    if (provider.exists(k)) {
+      delete(k);
+    }
+  }
+
+  private void delete(byte[] k) {
+    lastKey = null;
+    try {
+      provider.db().delete(provider.writeOptions(), k);
+    } catch (RocksDBException e) {
+      throw provider.failure("deleting from", e);
+    }
+    changelog.removeEncoded(k);
+    size--;
+    removed++;
+  }
+
+  @Override
+  public Iterator<StateEntry> iterator() {
+    checkOpen();
+    RocksIterator it = provider.newIterator();
+    iterators.add(it);
+    return new Iterator<>() {
+      @Override
+      public boolean hasNext() {
+        if (status != Status.OPEN || !it.isValid()) {
+          close(it);
+          return false;
+        }
+        return true;
+      }
+
+      @Override
+      public StateEntry next() {
+        if (!hasNext()) {
+          throw new NoSuchElementException();
+        }
+        StateEntry e = new StateEntry(codec.decodeKey(it.key()), codec.decodeValue(it.value()));
+        it.next();
+        return e;
+      }
+    };
+  }
+
+  /** Decodes only the values; deletes by the stored key bytes. */
+  @Override
+  public long removeWhere(Predicate<Row> test) {
+    checkOpen();
+    long count = 0;
+    RocksIterator it = provider.newIterator();
+    iterators.add(it);
+    try {
+      for (; it.isValid(); it.next()) {
+        if (test.test(codec.decodeValue(it.value()))) {
+          delete(it.key());
+          count++;
+        }
+      }
+    } finally {
+      close(it);
+    }
+    return count;
+  }
+
+  private void close(RocksIterator it) {
+    if (iterators.remove(it)) {
+      it.close();
+    }
+  }
+
+  private void closeIterators() {
+    iterators.forEach(RocksIterator::close);
+    iterators.clear();
+  }
+
+  @Override
+  public long size() {
+    return size;
+  }
+
+  @Override
+  public void commit() {
+    checkOpen();
+    closeIterators();
+    long start = System.nanoTime();
+    status = Status.FAILED;
+    RocksDbStateStoreProvider.CommitOutcome outcome = provider.commit(version, changelog.finish(), size);
+    long millis = (System.nanoTime() - start) / 1_000_000;
+    metrics = metrics(millis, outcome.metrics());
+    status = Status.COMMITTED;
+  }
+
+  @Override
+  public void abort() {
+    if (status == Status.OPEN || status == Status.FAILED) {
+      closeIterators();
+      provider.invalidate();
+      if (status == Status.OPEN) {
+        status = Status.ABORTED;
+      }
+    }
+  }
+
+  @Override
+  public StateStoreMetrics metrics() {
+    return metrics != null ? metrics : metrics(0, Map.of());
+  }
+
+  private StateStoreMetrics metrics(long commitMs, Map<String, Long> commit) {
+    Map<String, Long> custom = new LinkedHashMap<>(commit);
+    provider.tickers().forEach((name, now) -> custom.put(name, now - tickersAtLoad.getOrDefault(name, 0L)));
+    custom.putAll(provider.gauges());
+    custom.put("rocksdbGetCount", gets);
+    custom.put("rocksdbPutCount", puts);
+    custom.put("rocksdbLoadedFromCache", loadedFromCache ? 1L : 0L);
+    return new StateStoreMetrics(size, updated, removed, custom.get("rocksdbMemUsage"), commitMs, custom);
+  }
+
+  /** Called when the provider hands out a newer store. */
+  void replaced() {
+    if (status == Status.OPEN) {
+      closeIterators();
+      status = Status.REPLACED;
+      provider.invalidate();
+    }
+  }
+
+  private void checkOpen() {
+    if (status != Status.OPEN) {
+      String what = switch (status) {
+        case COMMITTED -> "committed";
+        case ABORTED -> "aborted";
+        case REPLACED -> "replaced by a later load()";
+        case FAILED -> "not committed because its commit failed";
+        case OPEN -> "open";
+      };
+      throw StateErrors.notOpen(version, provider.folder(), what);
+    }
+  }
+}

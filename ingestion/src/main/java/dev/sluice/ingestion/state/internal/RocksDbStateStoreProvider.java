@@ -1,0 +1,459 @@
+package dev.sluice.ingestion.state.internal;
+
+import dev.sluice.ingestion.Location;
+import dev.sluice.ingestion.state.StateSchema;
+import dev.sluice.ingestion.state.StateStore;
+import dev.sluice.ingestion.state.StateStoreProvider;
+import dev.sluice.table.data.CloseableIterator;
+import dev.sluice.table.storage.ObjectStatus;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.Stream;
+import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.BloomFilter;
+import org.rocksdb.Checkpoint;
+import org.rocksdb.CompressionType;
+import org.rocksdb.FlushOptions;
+import org.rocksdb.InfoLogLevel;
+import org.rocksdb.Options;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+import org.rocksdb.Statistics;
+import org.rocksdb.TickerType;
+import org.rocksdb.WriteOptions;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The state of one operator partition in a local RocksDB (as Spark's RocksDB provider with changelog
+ * checkpointing), so the heap holds no entry: each commit uploads the batch's puts and removes as
+ * {@code <version>.changelog} (the in-memory provider's delta encoding); every {@code snapshotInterval} versions
+ * the database is flushed, checkpointed (hard links) and uploaded as SST files plus {@code <version>.zip}
+ * ({@link RocksDbSnapshots}). The local copy lives under a folder of its own in the configured local directory and
+ * is deleted on close; it is never trusted across runs: loading a version other than the one just committed
+ * rebuilds it from the newest snapshot at or below it plus the changelogs after it, which is also how a query on
+ * a fresh machine recovers. Writes go straight into the database (no write-ahead log: the changelog is the
+ * durable record), so an abort or failed commit just marks the copy stale.
+ *
+ * <p>Native memory is bounded by the query's shared {@link RocksDbMemory}; the heap holds one batch's changelog
+ * (compressed) and the decoded rows a caller asks for.
+ *
+ * <p>Not thread-safe: one batch at a time, from the query thread.
+ */
+final class RocksDbStateStoreProvider implements StateStoreProvider {
+  private static final Logger LOG = LoggerFactory.getLogger(RocksDbStateStoreProvider.class);
+
+  private final StateFiles files;
+  private final StructCodec keys;
+  private final StructCodec values;
+  private final int snapshotInterval;
+  private final RocksDbMemory memory;
+  private final RocksDbSnapshots snapshots;
+  private final Path localRoot;
+  private final Path dbDir;
+  private final Statistics statistics = new Statistics();
+  private final WriteOptions writeOptions = new WriteOptions().setDisableWAL(true);
+  private Options options;
+  private BloomFilter filter;
+  private RocksDB db;
+
+  /** The version the local database holds; -1 when it must be rebuilt (never loaded, aborted, failed commit). */
+  private long loadedVersion = -1;
+  private long numKeys;
+  /** What storage held when the database was last rebuilt; null once the first commit after it cleaned up. */
+  private StateFileListing listed;
+  private RocksDbStateStore active;
+
+  RocksDbStateStoreProvider(Location folder, StateSchema schema, int snapshotInterval, RocksDbMemory memory,
+      Path localDir) {
+    Objects.requireNonNull(folder, "location");
+    Objects.requireNonNull(schema, "schema");
+    if (snapshotInterval < 1) {
+      throw new IllegalArgumentException("The state snapshot interval must be at least 1 version, not "
+          + snapshotInterval + " (state of " + folder + ")");
+    }
+    this.keys = new StructCodec(schema.keySchema(), "key");
+    this.values = new StructCodec(schema.valueSchema(), "value");
+    this.files = new StateFiles(folder, keys, values, InMemoryStateStoreProvider.DEFAULT_COMPRESSION);
+    this.snapshotInterval = snapshotInterval;
+    this.memory = memory;
+    this.snapshots = new RocksDbSnapshots(folder);
+    this.localRoot = localDir.resolve("rocksdb-" + UUID.randomUUID());
+    this.dbDir = localRoot.resolve("db");
+  }
+
+  @Override
+  public StateStore load(long version) {
+    if (version < 1) {
+      throw new IllegalArgumentException("State versions to write start at 1 (version 0 is the empty state), not "
+          + version + " (state of " + folder() + ")");
+    }
+    if (active != null) {
+      active.replaced();
+      active = null;
+    }
+    boolean hit = db != null && loadedVersion == version - 1;
+    if (!hit) {
+      rebuild(version - 1);
+    }
+    active = new RocksDbStateStore(this, version, numKeys, new StateRowCodec(keys, values), files.newDelta(), hit);
+    return active;
+  }
+
+  @Override
+  public void purge(long minVersionToKeep) {
+    StateFileListing listing = files.list(RocksDbFileNames.CHANGELOG, RocksDbFileNames.ZIP);
+    OptionalLong snapshot = listing.latestSnapshotAtOrBelow(minVersionToKeep);
+    if (snapshot.isEmpty()) {
+      return; // every changelog from version 1 is still needed
+    }
+    long keepFrom = snapshot.getAsLong();
+    List<String> obsolete = new ArrayList<>();
+    listing.deltas().headSet(keepFrom, false).forEach(v -> obsolete.add(RocksDbFileNames.changelog(v)));
+    listing.snapshots().headSet(keepFrom, false).forEach(v -> obsolete.add(RocksDbFileNames.zip(v)));
+    if (obsolete.isEmpty()) {
+      return;
+    }
+    files.deleteAll(obsolete);
+    if (!listing.snapshots().headSet(keepFrom, false).isEmpty()) {
+      deleteUnlistedSsts(listing.snapshots().tailSet(keepFrom, true));
+    }
+  }
+
+  /** SST files no remaining snapshot lists: those of purged snapshots, and of uploads torn by a crash. */
+  private void deleteUnlistedSsts(Set<Long> remaining) {
+    Set<String> listedObjects = new HashSet<>();
+    for (long v : remaining) {
+      snapshots.manifest(v).sstFiles().forEach(f -> listedObjects.add(f.object()));
+    }
+    String prefix = files.folder().resolve(RocksDbFileNames.SST_FOLDER).key() + "/";
+    String base = files.folder().key().isEmpty() ? "" : files.folder().key() + "/";
+    List<String> unlisted = new ArrayList<>();
+    try (CloseableIterator<ObjectStatus> it = files.folder().store().list(prefix)) {
+      while (it.hasNext()) {
+        String name = it.next().key().substring(base.length());
+        if (!listedObjects.contains(name)) {
+          unlisted.add(name);
+        }
+      }
+    }
+    if (!unlisted.isEmpty()) {
+      files.deleteAll(unlisted);
+      snapshots.forgetObjects(new HashSet<>(unlisted));
+    }
+  }
+
+  @Override
+  public void close() {
+    if (active != null) {
+      active.replaced();
+      active = null;
+    }
+    closeDb();
+    statistics.close();
+    writeOptions.close();
+    deleteLocal(localRoot);
+  }
+
+  String folder() {
+    return files.folder().toString();
+  }
+
+  RocksDB db() {
+    return db;
+  }
+
+  WriteOptions writeOptions() {
+    return writeOptions;
+  }
+
+  /**
+   * Whether the database has {@code key}. One {@code get}: {@code keyMayExist} first was slower, as it can't
+   * consult filter blocks that are not cached and then answers "maybe", which costs a second lookup.
+   */
+  boolean exists(byte[] key) {
+    try {
+      return db.get(key) != null;
+    } catch (RocksDBException e) {
+      throw failure("reading", e);
+    }
+  }
+
+  IllegalStateException failure(String doing, RocksDBException e) {
+    return new IllegalStateException("RocksDB failed " + doing + " the state of " + folder() + " (local copy "
+        + dbDir + "): " + e.getMessage() + ". Check free disk space and memory; the batch is retried from the "
+        + "checkpoint on restart", e);
+  }
+
+  /** The statistics' cumulative tickers the progress reports per batch, by Spark's metric names. */
+  Map<String, Long> tickers() {
+    Map<String, Long> out = new LinkedHashMap<>();
+    out.put("rocksdbTotalBytesRead", statistics.getTickerCount(TickerType.BYTES_READ));
+    out.put("rocksdbTotalBytesWritten", statistics.getTickerCount(TickerType.BYTES_WRITTEN));
+    out.put("rocksdbReadBlockCacheHitCount", statistics.getTickerCount(TickerType.BLOCK_CACHE_HIT));
+    out.put("rocksdbReadBlockCacheMissCount", statistics.getTickerCount(TickerType.BLOCK_CACHE_MISS));
+    out.put("rocksdbTotalBytesReadByCompaction", statistics.getTickerCount(TickerType.COMPACT_READ_BYTES));
+    out.put("rocksdbTotalBytesWrittenByCompaction", statistics.getTickerCount(TickerType.COMPACT_WRITE_BYTES));
+    out.put("rocksdbWriterStallLatencyMs", statistics.getTickerCount(TickerType.STALL_MICROS) / 1000);
+    return out;
+  }
+
+  /** Gauges of the database now: SST bytes on local disk, and native memory (the cache is the query's, shared). */
+  Map<String, Long> gauges() {
+    Map<String, Long> out = new LinkedHashMap<>();
+    long readers = property("rocksdb.estimate-table-readers-mem");
+    // The write buffer manager charges the memtables to the cache, so its usage already includes them.
+    out.put("rocksdbMemUsage", memory.usage() + readers);
+    out.put("rocksdbPinnedBlocksMemoryUsage", memory.pinnedUsage());
+    out.put("rocksdbSstFileSize", property("rocksdb.total-sst-files-size"));
+    out.put("rocksdbNumExternalColumnFamilies", 1L);
+    out.put("rocksdbNumInternalColFamiliesKeys", 0L);
+    return out;
+  }
+
+  private long property(String name) {
+    try {
+      return db.getLongProperty(name);
+    } catch (RocksDBException e) {
+      return 0; // a missing property is no reason to fail a batch
+    }
+  }
+
+  /** What {@link #commit} did, for metrics. */
+  record CommitOutcome(Map<String, Long> metrics) {}
+
+  /**
+   * Uploads {@code changelog} as {@code version}'s, and every {@code snapshotInterval} versions a snapshot; the
+   * database already holds the batch's writes.
+   */
+  CommitOutcome commit(long version, byte[] changelog, long keysNow) {
+    if (loadedVersion != version - 1) {
+      throw new IllegalStateException("Committing state version " + version + " of " + folder()
+          + " but the provider holds version " + loadedVersion + "; load the version again");
+    }
+    loadedVersion = -1; // until the changelog is durable, the local database is ahead of storage
+    deleteAbandonedFiles(version);
+    long start = System.nanoTime();
+    files.write(RocksDbFileNames.changelog(version), changelog);
+    long changelogMs = (System.nanoTime() - start) / 1_000_000;
+    loadedVersion = version;
+    numKeys = keysNow;
+    Map<String, Long> metrics = new LinkedHashMap<>();
+    metrics.put("rocksdbCommitWriteBatchLatency", 0L); // writes go to the database as they happen, not at commit
+    metrics.put("rocksdbCommitCompactLatency", 0L); // no compaction on commit; RocksDB compacts in the background
+    metrics.put("rocksdbCommitPauseLatency", 0L);
+    metrics.put("rocksdbCommitFlushLatency", 0L);
+    metrics.put("rocksdbCommitCheckpointLatency", 0L);
+    metrics.put("rocksdbCommitFileSyncLatencyMs", changelogMs);
+    metrics.put("rocksdbFilesCopied", 0L);
+    metrics.put("rocksdbFilesReused", 0L);
+    metrics.put("rocksdbBytesCopied", 0L);
+    metrics.put("rocksdbChangelogBytes", (long) changelog.length);
+    if (version % snapshotInterval == 0) {
+      metrics.putAll(writeSnapshot(version, changelogMs));
+    }
+    return new CommitOutcome(metrics);
+  }
+
+  private Map<String, Long> writeSnapshot(long version, long changelogMs) {
+    Map<String, Long> out = new LinkedHashMap<>();
+    Path checkpoint = localRoot.resolve("checkpoint-" + version);
+    try {
+      long t0 = System.nanoTime();
+      try (FlushOptions flush = new FlushOptions().setWaitForFlush(true)) {
+        db.flush(flush);
+      }
+      long t1 = System.nanoTime();
+      deleteLocal(checkpoint);
+      try (Checkpoint c = Checkpoint.create(db)) {
+        c.createCheckpoint(checkpoint.toString());
+      }
+      long t2 = System.nanoTime();
+      RocksDbSnapshots.Upload upload = snapshots.upload(checkpoint, version, numKeys);
+      long t3 = System.nanoTime();
+      out.put("rocksdbCommitFlushLatency", (t1 - t0) / 1_000_000);
+      out.put("rocksdbCommitCheckpointLatency", (t2 - t1) / 1_000_000);
+      out.put("rocksdbCommitFileSyncLatencyMs", changelogMs + (t3 - t2) / 1_000_000);
+      out.put("rocksdbFilesCopied", (long) upload.filesCopied());
+      out.put("rocksdbFilesReused", (long) upload.filesReused());
+      out.put("rocksdbBytesCopied", upload.bytesCopied());
+      out.put("rocksdbZipFileBytes", upload.zipBytes());
+    } catch (RocksDBException | IOException | RuntimeException e) {
+      // The changelog already made the version durable; a snapshot only shortens later rebuilds.
+      LOG.warn("Writing the RocksDB state snapshot {} failed; the state stays rebuildable from the changelogs: {}",
+          files.uri(RocksDbFileNames.zip(version)), e.toString());
+    } finally {
+      deleteLocal(checkpoint);
+    }
+    return out;
+  }
+
+  /** Files a crashed earlier run wrote for versions this run is about to write again. */
+  private void deleteAbandonedFiles(long version) {
+    if (listed == null) {
+      return;
+    }
+    List<String> abandoned = new ArrayList<>();
+    listed.snapshots().tailSet(version, true).forEach(v -> abandoned.add(RocksDbFileNames.zip(v)));
+    listed.deltas().tailSet(version, false).forEach(v -> abandoned.add(RocksDbFileNames.changelog(v)));
+    if (!abandoned.isEmpty()) {
+      LOG.info("Re-running state version {} of {}: deleting files of the earlier attempt {}", version, folder(),
+          abandoned);
+      files.deleteAll(abandoned);
+    }
+    listed = null;
+  }
+
+  /** Marks the local database stale: the next load rebuilds it from storage. */
+  void invalidate() {
+    loadedVersion = -1;
+  }
+
+  /** Replaces the local database with {@code stateVersion} rebuilt from storage. */
+  private void rebuild(long stateVersion) {
+    closeDb();
+    loadedVersion = -1;
+    StateFileListing listing = files.list(RocksDbFileNames.CHANGELOG, RocksDbFileNames.ZIP);
+    OptionalLong snapshot = listing.latestSnapshotAtOrBelow(stateVersion);
+    long from = snapshot.orElse(0);
+    for (long v = from + 1; v <= stateVersion; v++) {
+      if (!listing.deltas().contains(v)) {
+        String why = snapshot.isPresent()
+            ? "it follows the snapshot of version " + from
+            : "there is no snapshot at or below version " + stateVersion + ", so every changelog from 1 is needed";
+        throw StateErrors.cannotRebuild(stateVersion, folder(), files.uri(RocksDbFileNames.changelog(v)), why);
+      }
+    }
+    deleteLocal(dbDir);
+    try {
+      Files.createDirectories(dbDir);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot create the local RocksDB folder " + dbDir + " (option "
+          + "stateStore.localDir): " + e.getMessage(), e);
+    }
+    snapshots.forget();
+    long keysNow = 0;
+    if (snapshot.isPresent()) {
+      keysNow = snapshots.download(from, dbDir).numKeys();
+    }
+    openDb();
+    Replay replay = new Replay(keysNow);
+    for (long v = from + 1; v <= stateVersion; v++) {
+      files.read(RocksDbFileNames.changelog(v), StateFileFormat.DELTA, replay);
+    }
+    numKeys = replay.keys;
+    loadedVersion = stateVersion;
+    listed = listing;
+  }
+
+  private void openDb() {
+    filter = new BloomFilter(10, false);
+    BlockBasedTableConfig table = new BlockBasedTableConfig()
+        .setBlockCache(memory.cache())
+        .setCacheIndexAndFilterBlocks(true)
+        .setCacheIndexAndFilterBlocksWithHighPriority(true)
+        .setPinL0FilterAndIndexBlocksInCache(true)
+        .setFilterPolicy(filter)
+        .setBlockSize(16 * 1024)
+        .setFormatVersion(5);
+    options = new Options()
+        .setCreateIfMissing(true)
+        .setTableFormatConfig(table)
+        .setWriteBufferManager(memory.writeBuffers())
+        .setWriteBufferSize(Math.max(1L << 20, memory.bytes() / 4))
+        .setMaxWriteBufferNumber(3)
+        .setCompressionType(CompressionType.LZ4_COMPRESSION)
+        .setMaxBackgroundJobs(2)
+        .setStatistics(statistics)
+        .setInfoLogLevel(InfoLogLevel.WARN_LEVEL)
+        .setKeepLogFileNum(2)
+        .setAvoidFlushDuringShutdown(true);
+    try {
+      db = RocksDB.open(options, dbDir.toString());
+    } catch (RocksDBException e) {
+      closeDb();
+      throw failure("opening", e);
+    }
+  }
+
+  private void closeDb() {
+    if (db != null) {
+      db.close();
+      db = null;
+    }
+    if (options != null) {
+      options.close();
+      options = null;
+    }
+    if (filter != null) {
+      filter.close();
+      filter = null;
+    }
+  }
+
+  private static void deleteLocal(Path path) {
+    if (!Files.exists(path)) {
+      return;
+    }
+    try (Stream<Path> walk = Files.walk(path)) {
+      for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    } catch (IOException e) {
+      LOG.warn("Could not delete the local RocksDB files {}: {}", path, e.toString());
+    }
+  }
+
+  /** Applies changelog records to the database, keeping the key count. */
+  private final class Replay implements StateFileFormat.Visitor {
+    private long keys;
+
+    Replay(long keys) {
+      this.keys = keys;
+    }
+
+    @Override
+    public void put(byte[] key, byte[] value) {
+      if (!exists(key)) {
+        keys++;
+      }
+      try {
+        db.put(writeOptions, key, value);
+      } catch (RocksDBException e) {
+        throw failure("rebuilding", e);
+      }
+    }
+
+    @Override
+    public void remove(byte[] key) {
+      if (exists(key)) {
+        keys--;
+        try {
+          db.delete(writeOptions, key);
+        } catch (RocksDBException e) {
+          throw failure("rebuilding", e);
+        }
+      }
+    }
+  }
+
+  /** An iterator over the database as of now, which the caller closes. */
+  RocksIterator newIterator() {
+    RocksIterator it = db.newIterator();
+    it.seekToFirst();
+    return it;
+  }
+}
