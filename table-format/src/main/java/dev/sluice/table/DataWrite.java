@@ -14,7 +14,7 @@ import dev.sluice.table.types.StructType;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Supplier;
+import java.util.function.IntFunction;
 import java.util.function.UnaryOperator;
 
 /** Writes input rows as new data files of a transaction, enforcing (or evolving) the table schema. */
@@ -49,9 +49,9 @@ final class DataWrite {
           metadata.createdTime()));
     }
     WriteOptions fileOptions = options.forTable(metadata.configuration());
-    AtomicInteger fileNumbers = new AtomicInteger();
-    Supplier<TableWriter> newWriter = () -> new TableWriter(context.log().store(), context.log().tablePath(), "",
-        plan.tableSchema(), metadata.partitionColumns(), fileOptions, context.clock(), fileNumbers::getAndIncrement);
+    IntFunction<TableWriter> newWriter = slice -> new TableWriter(context.log().store(), context.log().tablePath(), "",
+        plan.tableSchema(), metadata.partitionColumns(), fileOptions, context.clock(),
+        new AtomicInteger(slice * ParallelFileWrite.FILE_NUMBERS_PER_SLICE)::getAndIncrement);
     int[] index = plan.inputIndex();
     boolean identity = inputSchema == null || isIdentity(index, inputSchema.size());
     UnaryOperator<Row> convert = identity ? UnaryOperator.identity() : in -> reorder(in, index);
@@ -62,7 +62,7 @@ final class DataWrite {
       files = ParallelFileWrite.write(inMemory, slices, newWriter, convert);
       count = inMemory.size();
     } else {
-      TableWriter writer = newWriter.get();
+      TableWriter writer = newWriter.apply(0);
       count = 0;
       try {
         while (rows.hasNext()) {

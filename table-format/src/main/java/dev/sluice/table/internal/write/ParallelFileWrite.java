@@ -9,7 +9,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Supplier;
+import java.util.function.IntFunction;
 import java.util.function.UnaryOperator;
 
 /**
@@ -30,6 +30,12 @@ public final class ParallelFileWrite {
    */
   public static final int MIN_ROWS_PER_SLICE = 32_768;
 
+  /**
+   * Slice {@code i} numbers its files from {@code i * FILE_NUMBERS_PER_SLICE} ({@code part-01000-…} is the first
+   * file of the second slice), so that file names sort in row order as an unsplit write's do.
+   */
+  public static final int FILE_NUMBERS_PER_SLICE = 1_000;
+
   private static final ExecutorService POOL = Executors.newCachedThreadPool(daemonThreads());
 
   private ParallelFileWrite() {}
@@ -46,15 +52,15 @@ public final class ParallelFileWrite {
 
   /**
    * Writes {@code rows} in {@code slices} contiguous slices, each through {@code convert} (to a row of the table
-   * schema) into a writer from {@code newWriter}.
+   * schema) into the writer {@code newWriter} makes for the slice's index.
    *
    * @return the files of every slice, in slice order
    */
-  public static List<NewFile> write(List<Row> rows, int slices, Supplier<TableWriter> newWriter,
+  public static List<NewFile> write(List<Row> rows, int slices, IntFunction<TableWriter> newWriter,
       UnaryOperator<Row> convert) {
     List<TableWriter> writers = new ArrayList<>(slices);
     for (int i = 0; i < slices; i++) {
-      writers.add(newWriter.get());
+      writers.add(newWriter.apply(i));
     }
     List<CompletableFuture<List<NewFile>>> results = new ArrayList<>(slices);
     int n = rows.size();

@@ -55,8 +55,8 @@ public final class TableWriter {
   }
 
   /**
-   * Same, numbering files by {@code fileNumbers} ({@code part-NNNNN}): writers of one write that run in parallel
-   * share one counter, so their files are numbered apart as the files of Spark's tasks are.
+   * Same, numbering files by {@code fileNumbers} ({@code part-NNNNN}): the writers of one write that run in
+   * parallel number their files apart ({@link ParallelFileWrite}).
    */
   public TableWriter(ObjectStore store, String tablePath, String folder, StructType schema, List<String> partitionColumns,
       WriteOptions options, Clock clock, IntSupplier fileNumbers) {
