@@ -9,7 +9,7 @@ import picocli.CommandLine;
 /**
  * Runs the table-format and streaming engine benchmarks and prints one JSON line per figure.
  *
- * <p>Usage: {@code Bench [append|snapshot|merge|ingest|microbatch|state|all|pipeline|scheduler] [--rows N] [--dir DIR]}.
+ * <p>Usage: {@code Bench [append|writer|snapshot|merge|ingest|microbatch|state|all|pipeline|scheduler] [--rows N] [--dir DIR]}.
  * Figures are measured on a warm JVM after a smaller warm-up pass; they are not assertions. {@code pipeline} (not
  * part of {@code all}: it takes minutes) runs {@code --rows} order events through examples/orders, bronze to gold
  * in this JVM. {@code scheduler [--pipelines 100] [--nodes 2] [--seconds 60] [--db-url jdbc:postgresql://…]} (not
@@ -53,6 +53,9 @@ public final class Bench {
     }
     if (which.equals("append") || which.equals("all")) {
       System.out.println(Json.write(AppendBench.run(dir.resolve("append"), rows)));
+    }
+    if (which.equals("writer") || which.equals("all")) {
+      System.out.println(Json.write(ParquetWriterBench.run(dir.resolve("writer"), Math.min(rows, 1_000_000))));
     }
     if (which.equals("snapshot") || which.equals("all")) {
       for (int commits : List.of(100, 1_000, 10_000)) {

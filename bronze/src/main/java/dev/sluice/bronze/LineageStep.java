@@ -62,7 +62,10 @@ final class LineageStep implements BatchTransformer {
         skipped.add((String) r.get(source));
         continue;
       }
-      Object[] values = java.util.Arrays.copyOf(r.toArray(), schema.size());
+      Object[] values = new Object[schema.size()]; // one copy of the row (not toArray and then a longer copy)
+      for (int i = 0; i < values.length - 2; i++) {
+        values[i] = r.get(i);
+      }
       values[values.length - 2] = context.batchTimestamp();
       values[values.length - 1] = context.batchId();
       out.add(Row.of(values));

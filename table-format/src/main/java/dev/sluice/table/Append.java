@@ -17,6 +17,8 @@ import java.util.Map;
 public final class Append extends WriteOperation<Append> {
   private StructType schema;
   private Iterator<Row> rows = List.<Row>of().iterator();
+  /** The rows when handed over as a list: a large one is written as several files in parallel. */
+  private List<Row> rowList;
   private boolean mergeSchema;
   private Boolean autoCompact;
 
@@ -30,13 +32,19 @@ public final class Append extends WriteOperation<Append> {
     return this;
   }
 
+  /** The rows to append; a large {@link java.util.RandomAccess} list is written as several files at once. */
   public Append rows(Iterable<Row> values) {
-    return rows(values.iterator());
+    rows(values.iterator());
+    if (values instanceof List<Row> list && values instanceof java.util.RandomAccess) {
+      rowList = list;
+    }
+    return this;
   }
 
   /** The rows to append; read once, during {@link #commit()}. */
   public Append rows(Iterator<Row> values) {
     this.rows = values;
+    this.rowList = null;
     return this;
   }
 
@@ -69,7 +77,9 @@ public final class Append extends WriteOperation<Append> {
     if (hasTxn() && txn.setTransaction(appId, appVersion)) {
       return CommitResult.skipped(snapshot.version());
     }
-    DataWrite.Result written = DataWrite.write(context, txn, snapshot, schema, rows, mergeSchema, options);
+    DataWrite.Result written = rowList != null
+        ? DataWrite.write(context, txn, snapshot, schema, rowList, mergeSchema, options)
+        : DataWrite.write(context, txn, snapshot, schema, rows, mergeSchema, options);
     Map<String, String> metrics = withExtra(OptimisticTransaction.metrics(
         "numFiles", written.files().size(), "numOutputRows", written.rows(), "numOutputBytes", written.bytes()));
     Map<String, String> params = new LinkedHashMap<>();

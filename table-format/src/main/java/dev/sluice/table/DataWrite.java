@@ -6,12 +6,16 @@ import dev.sluice.table.internal.actions.Metadata;
 import dev.sluice.table.internal.replay.SnapshotState;
 import dev.sluice.table.internal.txn.OptimisticTransaction;
 import dev.sluice.table.internal.write.NewFile;
+import dev.sluice.table.internal.write.ParallelFileWrite;
 import dev.sluice.table.internal.write.SchemaEnforcer;
 import dev.sluice.table.internal.write.TableWriter;
 import dev.sluice.table.internal.write.WriteOptions;
 import dev.sluice.table.types.StructType;
 import java.util.Iterator;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntFunction;
+import java.util.function.UnaryOperator;
 
 /** Writes input rows as new data files of a transaction, enforcing (or evolving) the table schema. */
 final class DataWrite {
@@ -22,6 +26,19 @@ final class DataWrite {
 
   static Result write(TableContext context, OptimisticTransaction txn, SnapshotState snapshot, StructType inputSchema,
       Iterator<Row> rows, boolean mergeSchema, WriteOptions options) {
+    return write(context, txn, snapshot, inputSchema, rows, null, mergeSchema, options);
+  }
+
+  /**
+   * Same for rows already in memory: a large list is written as several files at once ({@link ParallelFileWrite}).
+   */
+  static Result write(TableContext context, OptimisticTransaction txn, SnapshotState snapshot, StructType inputSchema,
+      List<Row> rows, boolean mergeSchema, WriteOptions options) {
+    return write(context, txn, snapshot, inputSchema, rows.iterator(), rows, mergeSchema, options);
+  }
+
+  private static Result write(TableContext context, OptimisticTransaction txn, SnapshotState snapshot,
+      StructType inputSchema, Iterator<Row> rows, List<Row> inMemory, boolean mergeSchema, WriteOptions options) {
     Metadata metadata = snapshot.metadata();
     StructType tableSchema = snapshot.schema();
     SchemaEnforcer.Plan plan = SchemaEnforcer.plan(tableSchema, inputSchema == null ? tableSchema : inputSchema,
@@ -31,22 +48,32 @@ final class DataWrite {
           metadata.formatOptions(), plan.tableSchema().toJson(), metadata.partitionColumns(), metadata.configuration(),
           metadata.createdTime()));
     }
-    TableWriter writer = new TableWriter(context.log().store(), context.log().tablePath(), "", plan.tableSchema(),
-        metadata.partitionColumns(), options.forTable(metadata.configuration()), context.clock());
+    WriteOptions fileOptions = options.forTable(metadata.configuration());
+    IntFunction<TableWriter> newWriter = slice -> new TableWriter(context.log().store(), context.log().tablePath(), "",
+        plan.tableSchema(), metadata.partitionColumns(), fileOptions, context.clock(),
+        new AtomicInteger(slice * ParallelFileWrite.FILE_NUMBERS_PER_SLICE)::getAndIncrement);
     int[] index = plan.inputIndex();
     boolean identity = inputSchema == null || isIdentity(index, inputSchema.size());
-    long count = 0;
+    UnaryOperator<Row> convert = identity ? UnaryOperator.identity() : in -> reorder(in, index);
+    int slices = inMemory == null ? 1 : ParallelFileWrite.slices(inMemory.size());
     List<NewFile> files;
-    try {
-      while (rows.hasNext()) {
-        Row in = rows.next();
-        writer.write(identity ? in : reorder(in, index));
-        count++;
+    long count;
+    if (slices > 1) {
+      files = ParallelFileWrite.write(inMemory, slices, newWriter, convert);
+      count = inMemory.size();
+    } else {
+      TableWriter writer = newWriter.apply(0);
+      count = 0;
+      try {
+        while (rows.hasNext()) {
+          writer.write(convert.apply(rows.next()));
+          count++;
+        }
+        files = writer.finish();
+      } catch (RuntimeException e) {
+        writer.abort();
+        throw e;
       }
-      files = writer.finish();
-    } catch (RuntimeException e) {
-      writer.abort();
-      throw e;
     }
     long bytes = 0;
     for (NewFile f : files) {

@@ -7,11 +7,7 @@ import dev.sluice.table.storage.ObjectStore;
 import dev.sluice.table.types.StructType;
 import java.io.IOException;
 import java.util.Iterator;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.parquet.conf.ParquetConfiguration;
-import org.apache.parquet.conf.PlainParquetConfiguration;
-import org.apache.parquet.hadoop.ParquetWriter;
-import org.apache.parquet.hadoop.api.WriteSupport;
+import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.io.PositionOutputStream;
@@ -31,8 +27,8 @@ public final class ParquetDataWriter {
   private final ObjectStore store;
   private final String key;
   private final TrackedOutputFile file;
-  private final ParquetWriter<Row> writer;
-  private final RowWriteSupport support;
+  private final ColumnFileWriter writer;
+  private final ValueWriters.StructWriter root;
   private final FileStats stats;
   private final EncoderPipeline encoder;
   private boolean finished;
@@ -40,17 +36,19 @@ public final class ParquetDataWriter {
   private ParquetDataWriter(ObjectStore store, String key, StructType schema, ParquetWriteOptions options) {
     this.store = store;
     this.key = key;
-    this.support = new RowWriteSupport(schema, ParquetSchemas.toParquet(schema));
+    this.root = ValueWriters.root(schema);
     this.stats = new FileStats(schema, options.numIndexedCols());
     this.file = new TrackedOutputFile(new StoreOutputFile(store, key));
+    ParquetProperties props = ParquetProperties.builder()
+        .withPageSize(options.pageSize())
+        .withDictionaryPageSize(options.pageSize())
+        // Page size statistics (new in Parquet 1.14) are read by no Delta engine; they cost a pass over every value.
+        .withSizeStatisticsEnabled(false)
+        .build();
     try {
-      this.writer = new Builder(file, support)
-          .withConf(new PlainParquetConfiguration())
-          .withCodecFactory(PageCodecs.INSTANCE)
-          .withCompressionCodec(CompressionCodecName.valueOf(options.codec().name()))
-          .withRowGroupSize(options.rowGroupSize())
-          .withPageSize(options.pageSize())
-          .build();
+      this.writer = new ColumnFileWriter(file, ParquetSchemas.toParquet(schema), root, ValueWriters.flatColumns(schema),
+          props, PageCodecs.INSTANCE.getCompressor(CompressionCodecName.valueOf(options.codec().name())),
+          options.rowGroupSize());
     } catch (IOException e) {
       throw new StorageException("Creating Parquet data file " + store.uriOf(key) + " failed: " + e.getMessage(), e);
     }
@@ -88,9 +86,9 @@ public final class ParquetDataWriter {
    * @throws SchemaMismatchException if a value does not fit its column; the message names the column
    */
   public void write(Row row) {
-    support.check(row);
+    root.checkRow(row);
     try {
-      encoder.add(support.prepare(row));
+      encoder.add(root.prepareRow(row));
     } catch (Exception e) {
       throw failure("Writing", e);
     }
@@ -107,7 +105,7 @@ public final class ParquetDataWriter {
     } catch (Exception e) {
       throw failure("Writing", e);
     }
-    return writer.getDataSize();
+    return writer.dataSize();
   }
 
   private RuntimeException failure(String doing, Exception e) {
@@ -146,32 +144,9 @@ public final class ParquetDataWriter {
 
   private void discard() {
     encoder.cancel();
+    writer.abandon();
     file.closeQuietly();
     store.delete(key);
-  }
-
-  private static final class Builder extends ParquetWriter.Builder<Row, Builder> {
-    private final WriteSupport<Row> support;
-
-    Builder(OutputFile file, WriteSupport<Row> support) {
-      super(file);
-      this.support = support;
-    }
-
-    @Override
-    protected Builder self() {
-      return this;
-    }
-
-    @Override
-    protected WriteSupport<Row> getWriteSupport(Configuration conf) {
-      return support;
-    }
-
-    @Override
-    protected WriteSupport<Row> getWriteSupport(ParquetConfiguration conf) {
-      return support;
-    }
   }
 
   /** Remembers the stream it creates, for the exact object size and for abandoning the object. */

@@ -16,6 +16,7 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.util.List;
 import java.util.Map;
+import org.apache.parquet.column.ColumnWriter;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.io.api.RecordConsumer;
 
@@ -59,6 +60,46 @@ final class ValueWriters {
     final <T> T expect(Object value, Class<T> javaType) {
       return ValueWriters.expect(value, javaType, type, column);
     }
+  }
+
+  /** Writes one non-null value, as {@link ValueWriter#prepare} made it, straight to a column's Parquet writer. */
+  interface ColumnValue {
+    void write(ColumnWriter out, Object prepared);
+  }
+
+  /**
+   * For a flat schema (every column a primitive or a decimal, one Parquet leaf each, in schema order): how to
+   * write each column's prepared values straight to its column writer. Null when a column is nested.
+   */
+  static ColumnValue[] flatColumns(StructType schema) {
+    ColumnValue[] out = new ColumnValue[schema.size()];
+    for (int i = 0; i < out.length; i++) {
+      StructField f = schema.field(i);
+      int d = f.nullable() ? 1 : 0; // the definition level of a present value
+      if (f.type() instanceof DecimalType) {
+        out[i] = (w, v) -> w.write((Binary) v, 0, d);
+        continue;
+      }
+      if (!(f.type() instanceof PrimitiveType p)) {
+        return null;
+      }
+      out[i] = switch (p) {
+        case STRING -> (w, v) -> w.write((Binary) v, 0, d);
+        case LONG -> (w, v) -> w.write((long) (Long) v, 0, d);
+        case INTEGER -> (w, v) -> w.write((int) (Integer) v, 0, d);
+        case SHORT -> (w, v) -> w.write((int) (Short) v, 0, d);
+        case BYTE -> (w, v) -> w.write((int) (Byte) v, 0, d);
+        case DOUBLE -> (w, v) -> w.write((double) (Double) v, 0, d);
+        case FLOAT -> (w, v) -> w.write((float) (Float) v, 0, d);
+        case BOOLEAN -> (w, v) -> w.write((boolean) (Boolean) v, 0, d);
+        // "Reused": the caller still owns the array, so Parquet copies what it keeps (dictionary, stats).
+        case BINARY -> (w, v) -> w.write(Binary.fromReusedByteArray((byte[]) v), 0, d);
+        case DATE -> (w, v) -> w.write((int) ((LocalDate) v).toEpochDay(), 0, d);
+        case TIMESTAMP -> (w, v) -> w.write((long) (Long) v, 0, d);
+        case TIMESTAMP_NTZ -> throw new IllegalStateException("timestamp_ntz is refused by ParquetSchemas");
+      };
+    }
+    return out;
   }
 
   /** The writer of a table's rows (the Parquet message). */

@@ -18,6 +18,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntSupplier;
 
 /**
  * Writes rows of a table schema into new Parquet data files: one folder per partition
@@ -42,13 +44,23 @@ public final class TableWriter {
   private Open unpartitioned;
   private final List<NewFile> done = new ArrayList<>();
   private final String prefix;
-  private int fileCounter;
+  private final IntSupplier fileNumbers;
 
   /**
    * @param folder a sub-folder of the table for the files ("" for data files, {@code _change_data} for CDC files)
    */
   public TableWriter(ObjectStore store, String tablePath, String folder, StructType schema, List<String> partitionColumns,
       WriteOptions options, Clock clock) {
+    this(store, tablePath, folder, schema, partitionColumns, options, clock, new AtomicInteger()::getAndIncrement);
+  }
+
+  /**
+   * Same, numbering files by {@code fileNumbers} ({@code part-NNNNN}): the writers of one write that run in
+   * parallel number their files apart ({@link ParallelFileWrite}).
+   */
+  public TableWriter(ObjectStore store, String tablePath, String folder, StructType schema, List<String> partitionColumns,
+      WriteOptions options, Clock clock, IntSupplier fileNumbers) {
+    this.fileNumbers = fileNumbers;
     this.store = store;
     this.tablePath = tablePath;
     this.folder = folder;
@@ -123,7 +135,7 @@ public final class TableWriter {
   }
 
   private Open openFile(String partitionKey, LinkedHashMap<String, String> values) {
-    String name = String.format(Locale.ROOT, "%s-%05d-%s.c000.%s.parquet", prefix, fileCounter++, UUID.randomUUID(),
+    String name = String.format(Locale.ROOT, "%s-%05d-%s.c000.%s.parquet", prefix, fileNumbers.getAsInt(), UUID.randomUUID(),
         options.codec());
     String relative = StoragePaths.join(folder, partitionKey, name);
     String key = StoragePaths.join(tablePath, relative);

@@ -130,7 +130,7 @@ class ParquetRoundTripTest {
     }
   }
 
-  /** What the parquet-avro writer (before {@link RowWriteSupport}) put into add.stats for these rows. */
+  /** What the parquet-avro writer (before Sluice wrote columns itself) put into add.stats for these rows. */
   private static final String PARQUET_AVRO_STATS = "{\"numRecords\":51,"
         + "\"minValues\":{\"s\":\"str-0-\u00E9\uD83D\uDE00\",\"l\":9223372036854775758,\"i\":-49,\"sh\":0,\"b\":-128,\"d\":0.25,\"f\":0.5,\"date\":\"1969-12-31\",\"ts\":\"1969-12-31T23:59:59.999Z\",\"dec_small\":-123.45,\"dec_mid\":-123456789012.123456,\"dec_big\":1234567890123456789012345678.0123456789,\"nested\":{\"x\":0,\"y\":{\"z\":\"zz0\"}},\"required\":0},"
         + "\"maxValues\":{\"s\":\"str-9-\u00E9\uD83D\uDE00\",\"l\":9223372036854775807,\"i\":0,\"sh\":4900,\"b\":-79,\"d\":49.25,\"f\":49.5,\"date\":\"1970-02-18\",\"ts\":\"1970-02-18T23:59:59.999Z\",\"dec_small\":-74.45,\"dec_mid\":-123456789012.123456,\"dec_big\":1234567890123456789012345678.0123456789,\"nested\":{\"x\":49,\"y\":{\"z\":\"zz9\"}},\"required\":49},"

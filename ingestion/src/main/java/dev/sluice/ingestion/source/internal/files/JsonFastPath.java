@@ -82,9 +82,32 @@ final class JsonFastPath {
     if (!usable) {
       return null;
     }
+    try (JsonParser p = factory.createParser(line)) {
+      return read(p);
+    } catch (IOException | RuntimeException e) {
+      return null; // the tree path reads it again and reports what is wrong
+    }
+  }
+
+  /**
+   * The same for a line given as UTF-8 bytes ({@code length} bytes of {@code bytes} from {@code offset}), read by
+   * Jackson's byte parser with no {@code String} made for the line. The caller checks the bytes are valid UTF-8.
+   */
+  Object[] read(byte[] bytes, int offset, int length) {
+    if (!usable) {
+      return null;
+    }
+    try (JsonParser p = factory.createParser(bytes, offset, length)) {
+      return read(p);
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+  }
+
+  private Object[] read(JsonParser p) throws IOException {
     java.util.Arrays.fill(seen, 0L);
     Object[] values = new Object[schema.size()];
-    try (JsonParser p = factory.createParser(line)) {
+    try {
       if (p.nextToken() != JsonToken.START_OBJECT) {
         return null;
       }
@@ -107,8 +130,8 @@ final class JsonFastPath {
         return null;
       }
       return values;
-    } catch (IOException | RuntimeException | TextValues.BadValue e) {
-      return null; // the tree path reads it again and reports what is wrong
+    } catch (TextValues.BadValue e) {
+      return null;
     }
   }
 

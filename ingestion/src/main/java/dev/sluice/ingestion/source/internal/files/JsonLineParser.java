@@ -36,6 +36,11 @@ final class JsonLineParser implements RecordParser {
     return values != null ? new Parsed(values, List.of()) : parseTree(line);
   }
 
+  @Override
+  public Object[] readClean(byte[] bytes, int from, int to) {
+    return fast.read(bytes, from, to - from);
+  }
+
   /** Every line the fast path leaves: all judgement (errors, rescued data, field name case) is made here. */
   Parsed parseTree(String line) {
     JsonNode node;

@@ -33,39 +33,76 @@ final class TextFileReader {
   }
 
   void read(byte[] content, String uri, List<Row> out) {
-    List<TextLines.Line> lines = TextLines.of(content);
-    if (skipHeader && !lines.isEmpty()) {
-      parser.header(lines.get(0).text());
-    }
-    long notKept = 0;
-    for (int i = skipHeader ? 1 : 0; i < lines.size(); i++) {
-      TextLines.Line line = lines.get(i);
-      RecordParser.Parsed parsed;
-      if (line.error() != null) {
-        metrics.increment(FileSourceMetrics.INVALID_UTF8_LINES);
-        parsed = new RecordParser.Parsed(new Object[layout.dataSchema().size()], List.of(line.error()));
-      } else if (parser.skip(line.text())) {
-        continue;
-      } else {
-        parsed = parser.parse(line.text());
-      }
-      if (parsed.errors().isEmpty()) {
-        out.add(layout.row(parsed.values(), parsed.rescued(), uri, null, null));
-        continue;
-      }
-      metrics.increment(FileSourceMetrics.MALFORMED_RECORDS);
-      if (failFast) {
-        throw new MalformedRecordException(uri, i + 1, String.join("; ", parsed.errors()));
-      }
-      notKept += layout.keepsCorrupt() ? 0 : 1;
-      out.add(layout.row(parsed.values(), uri, line.text(), "line " + (i + 1) + ": " + String.join("; ", parsed.errors())));
-    }
+    long notKept = skipHeader ? readLines(content, uri, out) : readBytes(content, uri, out);
     if (notKept > 0) {
       metrics.add(FileSourceMetrics.MALFORMED_NOT_KEPT, notKept);
       LOG.warn("{} malformed records of {} became rows with null columns and their raw text was not kept: the"
           + " declared schema has no corrupt-record column. Declare a string column _corrupt_record (or the name in"
           + " option columnNameOfCorruptRecord) and _corrupt_error to keep them, or use mode=FAILFAST", notKept, uri);
     }
+  }
+
+  /**
+   * Splits the bytes into lines as {@link TextLines#of} does, but hands a line of ASCII bytes that starts a JSON
+   * object to the parser's {@link RecordParser#readClean} first: no {@code String} is made of the lines it takes.
+   * Every other line is made text and read as by {@link #readLines}, so what a file gives is the same either way.
+   */
+  private long readBytes(byte[] content, String uri, List<Row> out) {
+    long notKept = 0;
+    int from = TextLines.start(content);
+    for (int i = 0; from < content.length; i++) {
+      int end = from;
+      int bytes = 0;
+      while (end < content.length && content[end] != '\n') {
+        bytes |= content[end++]; // negative once a byte is not ASCII
+      }
+      int stop = end > from && content[end - 1] == '\r' ? end - 1 : end;
+      boolean ascii = bytes >= 0;
+      Object[] clean = ascii && stop > from && content[from] == '{' ? parser.readClean(content, from, stop) : null;
+      if (clean != null) {
+        out.add(layout.row(clean, null, uri, null, null));
+      } else {
+        TextLines.Line line = ascii ? TextLines.ascii(content, from, stop) : TextLines.decode(content, from, stop);
+        notKept += readLine(line, i, uri, out);
+      }
+      from = end + 1;
+    }
+    return notKept;
+  }
+
+  private long readLines(byte[] content, String uri, List<Row> out) {
+    List<TextLines.Line> lines = TextLines.of(content);
+    if (skipHeader && !lines.isEmpty()) {
+      parser.header(lines.get(0).text());
+    }
+    long notKept = 0;
+    for (int i = skipHeader ? 1 : 0; i < lines.size(); i++) {
+      notKept += readLine(lines.get(i), i, uri, out);
+    }
+    return notKept;
+  }
+
+  /** Reads the line of index {@code i}; 1 if it was malformed and its raw text is not kept, else 0. */
+  private long readLine(TextLines.Line line, int i, String uri, List<Row> out) {
+    RecordParser.Parsed parsed;
+    if (line.error() != null) {
+      metrics.increment(FileSourceMetrics.INVALID_UTF8_LINES);
+      parsed = new RecordParser.Parsed(new Object[layout.dataSchema().size()], List.of(line.error()));
+    } else if (parser.skip(line.text())) {
+      return 0;
+    } else {
+      parsed = parser.parse(line.text());
+    }
+    if (parsed.errors().isEmpty()) {
+      out.add(layout.row(parsed.values(), parsed.rescued(), uri, null, null));
+      return 0;
+    }
+    metrics.increment(FileSourceMetrics.MALFORMED_RECORDS);
+    if (failFast) {
+      throw new MalformedRecordException(uri, i + 1, String.join("; ", parsed.errors()));
+    }
+    out.add(layout.row(parsed.values(), uri, line.text(), "line " + (i + 1) + ": " + String.join("; ", parsed.errors())));
+    return layout.keepsCorrupt() ? 0 : 1;
   }
 
   /** The valid lines of a file (for schema inference, which need not see lines that are not UTF-8). */

@@ -27,7 +27,7 @@ final class TextLines {
   private TextLines() {}
 
   static List<Line> of(byte[] content) {
-    int start = hasBom(content) ? 3 : 0;
+    int start = start(content);
     String text;
     try {
       text = strict().decode(ByteBuffer.wrap(content, start, content.length - start)).toString();
@@ -67,6 +67,24 @@ final class TextLines {
       from = nl + 1;
     }
     return lines;
+  }
+
+  /** Where the first line starts: after a byte order mark, if any. */
+  static int start(byte[] content) {
+    return hasBom(content) ? 3 : 0;
+  }
+
+  /** The line of {@code content[from..to)} (no terminator) that holds only ASCII bytes. */
+  static Line ascii(byte[] content, int from, int to) {
+    return new Line(new String(content, from, to - from, StandardCharsets.ISO_8859_1), null);
+  }
+
+  /**
+   * The line of {@code content[from..to)}, decoded strictly: the same as {@link #of} gives for it, since a line
+   * is valid UTF-8 on its own exactly when it is inside the file ({@code '\n'} never occurs inside a sequence).
+   */
+  static Line decode(byte[] content, int from, int to) {
+    return decode(strict(), content, from, to);
   }
 
   private static Line decode(CharsetDecoder decoder, byte[] content, int from, int to) {
