@@ -11,10 +11,12 @@ import java.util.List;
 /**
  * A batch split by the hash of its merge key into partitions small enough for the per-key work of a MERGE
  * (winners, the table's rows, tombstones) to fit in the heap; each partition's rows carry their position in the
- * batch as one more, last column. A batch of at most {@link #PARTITION_ROWS} rows is one partition read from the
+ * batch as one more, last column. A batch of at most {@link #PARTITION_ROWS} rows ({@code sluice.silver.mergePartitionRows}) is one partition read from the
  * batch itself. The split depends only on the batch's rows, so a re-run batch is split the same way.
  */
 final class KeyPartitions {
+  /** The system property setting the rows per partition (tests lower it to split small batches). */
+  static final String PARTITION_ROWS_PROPERTY = "sluice.silver.mergePartitionRows";
   /** Rows per partition: their per-key work takes some hundred bytes per row besides the rows. */
   static final int PARTITION_ROWS = 250_000;
 
@@ -33,7 +35,8 @@ final class KeyPartitions {
   }
 
   static KeyPartitions of(Batch batch, int[] keys) {
-    int count = Math.max(1, (batch.size() + PARTITION_ROWS - 1) / PARTITION_ROWS);
+    int per = Math.max(1, Integer.getInteger(PARTITION_ROWS_PROPERTY, PARTITION_ROWS));
+    int count = Math.max(1, (int) ((batch.size() + (long) per - 1) / per));
     Object[] min = new Object[keys.length];
     Object[] max = new Object[keys.length];
     if (count == 1) {
