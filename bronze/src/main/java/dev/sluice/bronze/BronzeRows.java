@@ -102,9 +102,9 @@ final class BronzeRows {
     for (String column : added.values()) {
       schema = schema.add(column, PrimitiveType.STRING);
     }
-    List<Row> rows = new ArrayList<>(good.size());
-    for (int i = 0; i < good.size(); i++) {
-      Row r = good.get(i);
+    dev.sluice.ingestion.Batch.Builder rows = dev.sluice.ingestion.Batch.builder(schema);
+    int i = 0;
+    for (Row r : good) {
       Object[] values = new Object[schema.size()];
       int k = 0;
       for (int c : data) {
@@ -120,8 +120,9 @@ final class BronzeRows {
         values[k++] = extras.get(i).get(column);
       }
       rows.add(Row.of(values));
+      i++;
     }
-    return new Shaped(schema, rows);
+    return new Shaped(schema, rows.build().rows());
   }
 
   /** The row's new fields as column name -> text; registers new columns in {@code added}. */

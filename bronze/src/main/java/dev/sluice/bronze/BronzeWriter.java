@@ -47,11 +47,16 @@ final class BronzeWriter implements BatchFunction {
     long batchId = context.batchId();
     StructType in = batch.schema();
     int error = in.indexOf(BronzeColumns.CORRUPT_ERROR);
-    List<Row> good = new ArrayList<>();
+    Batch.Builder goodRows = Batch.builder(in);
     List<Row> bad = new ArrayList<>();
     for (Row r : batch.rows()) {
-      (r.isNullAt(error) ? good : bad).add(r);
+      if (r.isNullAt(error)) {
+        goodRows.add(r);
+      } else {
+        bad.add(r);
+      }
     }
+    List<Row> good = goodRows.build().rows();
     long deduplicated = context.metrics().getOrDefault(RowLedger.DEDUPLICATED, 0L);
     Ledger ledger = new Ledger(batch.size() + deduplicated, good.size(), bad.size(), deduplicated);
     createIfMissing(in);

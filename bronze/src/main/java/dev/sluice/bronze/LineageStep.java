@@ -54,7 +54,7 @@ final class LineageStep implements BatchTransformer {
     StructType schema = outputSchema(batch.schema());
     int error = batch.schema().indexOf(BronzeColumns.CORRUPT_ERROR);
     int source = batch.schema().indexOf(BronzeColumns.SOURCE);
-    List<Row> out = new ArrayList<>(batch.size());
+    Batch.Builder out = Batch.builder(schema);
     long quarantined = 0;
     Set<String> skipped = new java.util.TreeSet<>();
     for (Row r : batch.rows()) {
@@ -79,6 +79,6 @@ final class LineageStep implements BatchTransformer {
       LOG.info("Pipeline '{}' batch {}: skipped {} rows of {} files already in the table: {}", pipeline,
           context.batchId(), deduplicated, skipped.size(), skipped);
     }
-    return new Batch(schema, out);
+    return out.build();
   }
 }

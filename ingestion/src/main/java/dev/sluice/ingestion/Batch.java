@@ -1,20 +1,91 @@
 package dev.sluice.ingestion;
 
+import dev.sluice.ingestion.internal.spill.BatchRows;
+import dev.sluice.ingestion.internal.spill.RowBuffer;
 import dev.sluice.table.data.Row;
 import dev.sluice.table.types.StructType;
+import java.util.Iterator;
 import java.util.List;
 
-/** The rows of one micro-batch (or of one source's part of it), held in memory, with their schema. */
+/**
+ * The rows of one micro-batch (or of one source's part of it), with their schema. A batch built with
+ * {@link #builder} keeps its rows in the heap up to a memory budget and spills the rest to a local file
+ * ({@code sluice.batch.memoryBytes}, {@code sluice.spill.dir}); {@link #iterator()} then reads them back in
+ * order, any number of times. {@link #rows()} is the same rows as a list: on a spilled batch it may read from
+ * disk (a sequential pass is cheap, random {@code get(i)} seeks), so prefer {@link #iterator()} or a for-each
+ * over {@link #rows()}, and never copy it into a list of your own.
+ */
 public record Batch(StructType schema, List<Row> rows) {
   public Batch {
-    rows = List.copyOf(rows);
+    rows = rows instanceof BatchRows ? rows : List.copyOf(rows);
   }
 
   public static Batch empty(StructType schema) {
     return new Batch(schema, List.of());
   }
 
+  /** A batch of {@code rows}, collected under the memory budget (spilling past it). */
+  public static Batch of(StructType schema, Iterable<Row> rows) {
+    Builder b = builder(schema);
+    b.addAll(rows);
+    return b.build();
+  }
+
+  /** Collects the rows of a new batch under the memory budget. */
+  public static Builder builder(StructType schema) {
+    return new Builder(schema, new RowBuffer(schema));
+  }
+
+  /** Collects the rows of a new batch that may hold {@code memoryBytes} of rows in the heap before it spills. */
+  public static Builder builder(StructType schema, long memoryBytes) {
+    return new Builder(schema, new RowBuffer(schema, memoryBytes));
+  }
+
+  /** The heap a batch being built may take before it spills ({@code sluice.batch.memoryBytes}). */
+  public static long memoryBudget() {
+    return dev.sluice.ingestion.internal.spill.SpillOptions.budgetBytes();
+  }
+
   public int size() {
     return rows.size();
+  }
+
+  /** The rows in order; streams them from disk when the batch spilled. */
+  public Iterator<Row> iterator() {
+    return rows.iterator();
+  }
+
+  /** Whether some of this batch's rows live in a spill file. */
+  public boolean spilled() {
+    return rows instanceof BatchRows b && b.spilled();
+  }
+
+  /** Adds rows one at a time; {@link #build} once. Not thread-safe. */
+  public static final class Builder {
+    private final StructType schema;
+    private final RowBuffer buffer;
+
+    private Builder(StructType schema, RowBuffer buffer) {
+      this.schema = schema;
+      this.buffer = buffer;
+    }
+
+    public Builder add(Row row) {
+      buffer.add(row);
+      return this;
+    }
+
+    public Builder addAll(Iterable<Row> rows) {
+      buffer.addAll(rows);
+      return this;
+    }
+
+    public int size() {
+      return buffer.size();
+    }
+
+    public Batch build() {
+      return new Batch(schema, buffer.build());
+    }
   }
 }

@@ -73,7 +73,7 @@ public final class MergeIntoTable implements BatchFunction {
     if (!table.exists()) {
       table.create(batch.schema()).ifNotExists().commit();
     }
-    Merge merge = table.newMerge().source(batch.schema(), batch.rows()).on(keys.toArray(String[]::new))
+    Merge merge = table.newMerge().source(batch.schema(), batch::iterator).on(keys.toArray(String[]::new))
         .txn(txnAppId, batchId).operation("STREAMING MERGE");
     if (latestBy != null) {
       merge.latestBy(latestBy);

@@ -56,7 +56,7 @@ final class ExpectationStep implements BatchTransformer {
   public Batch apply(Batch batch, Context context) {
     EvalContext ctx = EvalContext.of(context.batchTimestamp());
     long[] failed = new long[rules.size()];
-    List<Row> kept = new ArrayList<>();
+    Batch.Builder kept = Batch.builder(batch.schema());
     List<Row> quarantined = new ArrayList<>();
     long dropped = 0;
     int failRule = -1;
@@ -95,7 +95,7 @@ final class ExpectationStep implements BatchTransformer {
     context.count(RowLedger.DROPPED, dropped);
     context.count(RowLedger.QUARANTINED, quarantined.size());
     states.of(context.batchId()).quarantined.addAll(quarantined);
-    return new Batch(batch.schema(), kept);
+    return kept.build();
   }
 
   private ExpectationFailedException failure(Expectation rule, long broken, int rows, long batchId, Row sample) {

@@ -37,13 +37,13 @@ final class FilterStep implements BatchTransformer {
   @Override
   public Batch apply(Batch batch, Context context) {
     EvalContext ctx = EvalContext.of(context.batchTimestamp());
-    List<Row> kept = new ArrayList<>();
+    Batch.Builder kept = Batch.builder(batch.schema());
     for (Row row : batch.rows()) {
       if (bound.test(row, ctx)) {
         kept.add(row);
       }
     }
     context.count(RowLedger.FILTERED, batch.size() - kept.size());
-    return new Batch(batch.schema(), kept);
+    return kept.build();
   }
 }

@@ -43,7 +43,7 @@ final class FutureEventTimeStep implements BatchTransformer {
   @Override
   public Batch apply(Batch batch, Context context) {
     Instant limit = context.batchTimestamp().plus(maxFutureSkew);
-    List<Row> kept = new ArrayList<>(batch.size());
+    Batch.Builder kept = Batch.builder(batch.schema());
     List<Row> quarantined = new ArrayList<>();
     for (Row row : batch.rows()) {
       if (row.get(index) instanceof Instant t && t.isAfter(limit)) {
@@ -57,6 +57,6 @@ final class FutureEventTimeStep implements BatchTransformer {
     }
     context.count(RowLedger.QUARANTINED, quarantined.size());
     states.of(context.batchId()).quarantined.addAll(quarantined);
-    return new Batch(batch.schema(), kept);
+    return kept.build();
   }
 }

@@ -1,5 +1,6 @@
 package dev.sluice.silver;
 
+import dev.sluice.table.Snapshot;
 import dev.sluice.table.Table;
 import dev.sluice.table.data.CloseableIterator;
 import dev.sluice.table.data.Row;
@@ -22,8 +23,14 @@ final class KeyedRows {
    */
   static Map<List<Object>, List<Row>> read(Table table, StructType schema, List<String> keyColumns,
       Set<List<Object>> keys) {
+    return read(keys.isEmpty() || !table.exists() ? null : table.latestSnapshot(), schema, keyColumns, keys);
+  }
+
+  /** Same, in {@code snapshot} (null: a table that doesn't exist). */
+  static Map<List<Object>, List<Row>> read(Snapshot snapshot, StructType schema, List<String> keyColumns,
+      Set<List<Object>> keys) {
     Map<List<Object>, List<Row>> out = new HashMap<>();
-    if (keys.isEmpty() || !table.exists()) {
+    if (keys.isEmpty() || snapshot == null) {
       return out;
     }
     List<Predicate> parts = new ArrayList<>();
@@ -35,7 +42,7 @@ final class KeyedRows {
       parts.add(Predicate.in(keyColumns.get(i), new ArrayList<>(values)));
     }
     int[] keyPos = SilverSchemas.positions(schema, keyColumns);
-    try (CloseableIterator<Row> rows = table.latestSnapshot().scan().select(schema.fieldNames())
+    try (CloseableIterator<Row> rows = snapshot.scan().select(schema.fieldNames())
         .filter(Predicate.and(parts)).build().rows()) {
       while (rows.hasNext()) {
         Row row = rows.next();

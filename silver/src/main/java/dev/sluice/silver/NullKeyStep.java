@@ -39,7 +39,7 @@ final class NullKeyStep implements BatchTransformer {
 
   @Override
   public Batch apply(Batch batch, Context context) {
-    List<Row> kept = new ArrayList<>();
+    Batch.Builder kept = Batch.builder(batch.schema());
     List<Row> quarantined = new ArrayList<>();
     for (Row row : batch.rows()) {
       String reason = reason(row);
@@ -51,7 +51,7 @@ final class NullKeyStep implements BatchTransformer {
     }
     context.count(RowLedger.QUARANTINED, quarantined.size());
     states.of(context.batchId()).quarantined.addAll(quarantined);
-    return new Batch(batch.schema(), kept);
+    return kept.build();
   }
 
   private String reason(Row row) {

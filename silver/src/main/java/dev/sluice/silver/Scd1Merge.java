@@ -11,7 +11,13 @@ import dev.sluice.table.data.Row;
 import dev.sluice.table.expressions.Predicate;
 import dev.sluice.table.types.StructType;
 import java.time.Instant;
+import dev.sluice.ingestion.expr.BoundExpression;
+import dev.sluice.ingestion.expr.Expressions;
+import dev.sluice.table.Snapshot;
+import dev.sluice.table.data.CloseableIterator;
 import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
@@ -50,110 +56,304 @@ final class Scd1Merge implements MergeStrategy {
   public CommitResult merge(Batch batch, String appId, long batchId, EvalContext context, Map<String, Long> metrics) {
     StructType stage = batch.schema();
     MergeLedger ledger = new MergeLedger();
-    Map<List<Object>, Change> winners = Change.latestPerKey(Change.of(batch, config, context), ledger);
     Instant batchTime = context.batchTimestamp();
-    Map<List<Object>, TreeSet<Object>> deleted = config.sequenceBy().isPresent()
-        ? tombstones.read(stage, winners.keySet(), batchTime, appId, batchId) : Map.of();
-    Current existing = new Current(stage, winners);
-    List<Row> landing = new ArrayList<>();
-    Set<Row> deletes = Collections.newSetFromMap(new IdentityHashMap<>());
-    Map<List<Object>, Object> newTombstones = new LinkedHashMap<>();
-    for (Change c : winners.values()) {
-      TreeSet<Object> t = deleted.get(c.key());
-      Row current = existing.of(c.key());
-      if ((t != null && !VersionOrder.beats(c, t.last(), true))
-          || (current != null && !VersionOrder.beats(c, existing.sequence(current), false))) {
-        ledger.superseded++;
-        continue;
-      }
-      if (c.delete() && config.sequenceBy().isPresent()) {
-        newTombstones.put(c.key(), c.sequence());
-      }
-      if (current == null ? c.delete() : !c.delete() && existing.sameRow(c, current)) {
-        ledger.unchanged++;
-        continue;
-      }
-      ledger.written++;
-      landing.add(c.row());
-      if (c.delete()) {
-        deletes.add(c.row());
+    // One snapshot for every partition: inserts are decided against it, and the MERGE checks it still holds.
+    Snapshot snapshot = table.exists() ? table.latestSnapshot() : null;
+    int[] keys = SilverSchemas.positions(stage, config.keys());
+    KeyPartitions parts = KeyPartitions.of(batch, keys);
+    Decisions decided = new Decisions(batch.size());
+    Current existing = new Current(stage, snapshot, parts);
+    for (int p = 0; p < parts.count(); p++) {
+      Map<List<Object>, Change> winners = Change.latestPerKey(changes(parts.rows(p), stage, context), ledger);
+      Map<List<Object>, TreeSet<Object>> deleted = config.sequenceBy().isPresent()
+          ? tombstones.read(stage, winners.keySet(), batchTime, appId, batchId) : Map.of();
+      Map<List<Object>, Row> current = existing.of(p, winners.keySet());
+      for (Change c : winners.values()) {
+        decide(c, deleted.get(c.key()), current.get(c.key()), existing, decided, ledger);
       }
     }
+    existing.settleTies(decided, ledger);
     ledger.into(metrics);
-    tombstones.record(stage, newTombstones, batchTime, appId, batchId);
-    return commit(stage, landing, deletes, appId, batchId, metrics);
+    tombstones.record(stage, decided.tombstones, batchTime, appId, batchId);
+    return commit(batch, snapshot, decided, appId, batchId, metrics);
+  }
+
+  /** A partition's rows (with their batch position last) as changes, in arrival order. */
+  private List<Change> changes(Iterable<Row> rows, StructType stage, EvalContext context) {
+    int[] keys = SilverSchemas.positions(stage, config.keys());
+    int seq = config.sequenceBy().map(stage::indexOf).orElse(-1);
+    BoundExpression deleteWhen = config.deleteWhen().map(sql -> Expressions.bindPredicate(sql, stage)).orElse(null);
+    List<Change> out = new ArrayList<>();
+    for (Row row : rows) {
+      out.add(new Change(row, SilverSchemas.key(row, keys), seq < 0 ? null : row.get(seq),
+          deleteWhen != null && deleteWhen.test(row, context)));
+    }
+    return out;
+  }
+
+  /** Decides a winner against its tombstones and the table's row (ties on the sequence wait for whole rows). */
+  private void decide(Change c, TreeSet<Object> tombstones, Row current, Current existing, Decisions decided,
+      MergeLedger ledger) {
+    if ((tombstones != null && !VersionOrder.beats(c, tombstones.last(), true))
+        || (current != null && !VersionOrder.beats(c, existing.sequence(current), false))) {
+      ledger.superseded++;
+      return;
+    }
+    if (c.delete() && config.sequenceBy().isPresent()) {
+      decided.tombstones.put(c.key(), c.sequence());
+    }
+    if (current == null) {
+      if (c.delete()) {
+        ledger.unchanged++;
+      } else {
+        ledger.written++;
+        decided.inserts.set(position(c.row()));
+      }
+    } else if (c.delete()) {
+      ledger.written++;
+      decided.match(c.row(), true);
+    } else if (existing.tie(c, current)) {
+      existing.ties.add(c);
+    } else {
+      decided.written(c, current, existing, ledger);
+    }
+  }
+
+  private static int position(Row row) {
+    return (int) (long) (Long) row.get(row.size() - 1);
+  }
+
+  /** A row without its batch position. */
+  private static Row strip(Row row) {
+    return Row.of(java.util.Arrays.copyOf(row.toArray(), row.size() - 1));
+  }
+
+  /**
+   * What the batch does to the table: inserts (by batch position: they are read from the batch again, in its order,
+   * when written) and the rows that match a table row (updates and deletes, held for the MERGE's key index).
+   */
+  private static final class Decisions {
+    final BitSet inserts;
+    final List<Row> matched = new ArrayList<>();
+    final Set<Row> deletes = Collections.newSetFromMap(new IdentityHashMap<>());
+    final Map<List<Object>, Object> tombstones = new LinkedHashMap<>();
+
+    Decisions(int rows) {
+      this.inserts = new BitSet(rows);
+    }
+
+    void match(Row withPosition, boolean delete) {
+      Row row = strip(withPosition);
+      matched.add(row);
+      if (delete) {
+        deletes.add(row);
+      }
+    }
+
+    /** An upsert of a key the table holds: written unless the table already holds exactly this row. */
+    void written(Change c, Row whole, Current existing, MergeLedger ledger) {
+      Row row = strip(c.row());
+      if (existing.sameRow(row, whole)) {
+        ledger.unchanged++;
+      } else {
+        ledger.written++;
+        matched.add(row);
+      }
+    }
   }
 
   /**
    * The table's rows of the batch's keys. With {@code sequence_by} only the key and sequence columns are read: a
    * winner that beats the table's version can equal its row only with the same sequence value (it is a column of
-   * the row), so whole rows are read for those ties alone. Without it every winner may equal the table's row.
+   * the row), so whole rows are read for those ties alone, once for the batch. Without it every winner may equal
+   * the table's row. A batch of one partition reads the rows of its keys; a batch of several reads, once, the rows
+   * within its key range and sorts them into the same partitions (so the table is scanned once, whatever the
+   * batch's size).
    */
   private final class Current {
     private final StructType stage;
-    private final Map<List<Object>, List<Row>> rows;
+    private final StructType read;
+    private final Snapshot snapshot;
     private final int sequence;
-    private Map<List<Object>, List<Row>> whole;
+    private final List<Batch> routed;
+    final List<Change> ties = new ArrayList<>();
 
-    Current(StructType stage, Map<List<Object>, Change> winners) {
+    Current(StructType stage, Snapshot snapshot, KeyPartitions parts) {
       this.stage = stage;
-      StructType read = stage;
+      this.snapshot = snapshot;
+      StructType columns = stage;
       if (config.sequenceBy().isPresent()) {
-        read = StructType.empty();
+        columns = StructType.empty();
         for (String k : config.keys()) {
-          read = read.add(stage.field(stage.indexOf(k)));
+          columns = columns.add(stage.field(stage.indexOf(k)));
         }
-        read = read.add(stage.field(stage.indexOf(config.sequenceBy().get())));
+        columns = columns.add(stage.field(stage.indexOf(config.sequenceBy().get())));
       }
+      this.read = columns;
       this.sequence = config.sequenceBy().map(read::indexOf).orElse(-1);
-      this.rows = KeyedRows.read(table, read, config.keys(), winners.keySet());
-      if (sequence < 0) {
-        whole = rows;
-      } else {
-        Set<List<Object>> ties = new java.util.HashSet<>();
-        rows.forEach((key, found) -> {
-          Change c = winners.get(key);
-          if (!c.delete() && VersionOrder.SEQUENCE.compare(c.sequence(), found.get(0).get(sequence)) == 0) {
-            ties.add(key);
-          }
-        });
-        whole = ties.isEmpty() ? Map.of() : KeyedRows.read(table, stage, config.keys(), ties);
-      }
+      this.routed = parts.count() == 1 || snapshot == null ? null : route(parts);
     }
 
-    /** The table's row of {@code key} (key and sequence columns only, with {@code sequence_by}), or null. */
-    Row of(List<Object> key) {
-      List<Row> found = rows.get(key);
-      return found == null ? null : found.get(0);
+    private List<Batch> route(KeyPartitions parts) {
+      List<Predicate> range = new ArrayList<>();
+      for (int i = 0; i < config.keys().size(); i++) {
+        if (parts.min()[i] != null) {
+          range.add(Predicate.ge(config.keys().get(i), parts.min()[i]));
+          range.add(Predicate.le(config.keys().get(i), parts.max()[i]));
+        }
+      }
+      long budget = Math.max(1 << 20, Batch.memoryBudget() / parts.count());
+      Batch.Builder[] builders = new Batch.Builder[parts.count()];
+      for (int p = 0; p < builders.length; p++) {
+        builders[p] = Batch.builder(read, budget);
+      }
+      int[] keyPos = SilverSchemas.positions(read, config.keys());
+      try (CloseableIterator<Row> rows = snapshot.scan().select(read.fieldNames())
+          .filter(range.isEmpty() ? Predicate.alwaysTrue() : Predicate.and(range)).build().rows()) {
+        while (rows.hasNext()) {
+          Row row = rows.next();
+          List<Object> key = SilverSchemas.key(row, keyPos);
+          if (key != null) {
+            builders[KeyPartitions.of(key, builders.length)].add(row);
+          }
+        }
+      }
+      List<Batch> out = new ArrayList<>();
+      for (Batch.Builder b : builders) {
+        out.add(b.build());
+      }
+      return out;
+    }
+
+    /** The table's row of each of these keys of partition {@code p} (key and sequence columns only, with {@code sequence_by}). */
+    Map<List<Object>, Row> of(int p, Set<List<Object>> keys) {
+      Map<List<Object>, Row> out = new HashMap<>();
+      if (routed == null) {
+        KeyedRows.read(snapshot, read, config.keys(), keys).forEach((k, rows) -> out.put(k, rows.get(0)));
+        return out;
+      }
+      int[] keyPos = SilverSchemas.positions(read, config.keys());
+      for (Row row : routed.get(p).rows()) {
+        List<Object> key = SilverSchemas.key(row, keyPos);
+        if (keys.contains(key)) {
+          out.putIfAbsent(key, row);
+        }
+      }
+      return out;
     }
 
     Object sequence(Row current) {
       return sequence < 0 ? null : current.get(sequence);
     }
 
-    /** Whether the winner's row equals the table's whole row of its key. */
-    boolean sameRow(Change c, Row current) {
-      if (sequence >= 0 && VersionOrder.SEQUENCE.compare(c.sequence(), sequence(current)) != 0) {
-        return false;
+    /** Whether the winner equals the table's version by sequence, so that only whole rows tell if it changes. */
+    boolean tie(Change c, Row current) {
+      return sequence >= 0 && VersionOrder.SEQUENCE.compare(c.sequence(), current.get(sequence)) == 0;
+    }
+
+    /** Whether {@code row} equals the table's whole row {@code whole} (never, with a sequence that differs). */
+    boolean sameRow(Row row, Row whole) {
+      return sequence < 0 && Row.equalValues(whole, row);
+    }
+
+    /** Decides the ties on the sequence, reading their whole rows in one pass. */
+    void settleTies(Decisions decided, MergeLedger ledger) {
+      if (ties.isEmpty()) {
+        return;
       }
-      List<Row> found = whole.get(c.key());
-      return found != null && Row.equalValues(found.get(0), c.row());
+      Set<List<Object>> keys = new java.util.HashSet<>();
+      ties.forEach(c -> keys.add(c.key()));
+      Map<List<Object>, List<Row>> whole = KeyedRows.read(snapshot, stage, config.keys(), keys);
+      for (Change c : ties) {
+        Row row = strip(c.row());
+        List<Row> found = whole.get(c.key());
+        if (found != null && Row.equalValues(found.get(0), row)) {
+          ledger.unchanged++;
+        } else {
+          ledger.written++;
+          decided.matched.add(row);
+        }
+      }
     }
   }
 
-  /** One source row per key, each decided above: the clauses only apply what was decided. */
-  private CommitResult commit(StructType stage, List<Row> landing, Set<Row> deletes, String appId, long batchId,
+  /**
+   * One source row per key, each decided above: the clauses only apply what was decided. The inserts go to the MERGE
+   * as rows found absent in the snapshot read, in two shares written in parallel, read from the batch again.
+   */
+  private CommitResult commit(Batch batch, Snapshot snapshot, Decisions decided, String appId, long batchId,
       Map<String, Long> metrics) {
-    Merge merge = table.newMerge().source(stage, landing).on(config.keys().toArray(String[]::new))
+    StructType stage = batch.schema();
+    Merge merge = table.newMerge().source(stage, decided.matched).on(config.keys().toArray(String[]::new))
         .txn(appId, batchId).operation("STREAMING MERGE").metrics(metrics);
-    if (landing.isEmpty()) {
+    if (decided.matched.isEmpty()) {
       // Nothing to match: skip reading the table, but still commit so that the batch's ledger is recorded.
       merge.targetFilter(Predicate.alwaysFalse());
     }
+    int inserts = decided.inserts.cardinality();
+    if (inserts > 0) {
+      merge.insertAbsent(snapshot == null ? -1 : snapshot.version(), insertShares(batch, decided.inserts, inserts));
+    }
+    Set<Row> deletes = decided.deletes;
     MergeCondition isDelete = r -> deletes.contains(r.source());
     return merge.whenMatchedDelete(isDelete, "the newest version is a delete (delete_when)")
         .whenMatchedUpdate(MergeCondition.always(), "the source is the newest version")
         .whenNotMatchedInsert(r -> !isDelete.test(r))
         .commit();
+  }
+
+  /** The inserted rows in batch order, in up to two shares of contiguous batch positions. */
+  private static List<Iterable<Row>> insertShares(Batch batch, BitSet inserts, int count) {
+    int shares = count >= 50_000 ? 2 : 1;
+    List<Iterable<Row>> out = new ArrayList<>();
+    int from = 0;
+    for (int s = 0; s < shares; s++) {
+      int to = s == shares - 1 ? batch.size() : nthSet(inserts, from, count / shares);
+      int start = from;
+      out.add(() -> selected(batch.rows().subList(start, to).iterator(), inserts, start));
+      from = to;
+    }
+    return out;
+  }
+
+  /** The position after the {@code n}-th set bit at or after {@code from}. */
+  private static int nthSet(BitSet bits, int from, int n) {
+    int at = from - 1;
+    for (int i = 0; i < n; i++) {
+      at = bits.nextSetBit(at + 1);
+    }
+    return at + 1;
+  }
+
+  private static java.util.Iterator<Row> selected(java.util.Iterator<Row> rows, BitSet inserts, int first) {
+    return new java.util.Iterator<>() {
+      private int position = first;
+      private Row next = advance();
+
+      private Row advance() {
+        while (rows.hasNext()) {
+          Row r = rows.next();
+          if (inserts.get(position++)) {
+            return r;
+          }
+        }
+        return null;
+      }
+
+      @Override
+      public boolean hasNext() {
+        return next != null;
+      }
+
+      @Override
+      public Row next() {
+        if (next == null) {
+          throw new java.util.NoSuchElementException();
+        }
+        Row r = next;
+        next = advance();
+        return r;
+      }
+    };
   }
 }

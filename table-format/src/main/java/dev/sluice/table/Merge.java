@@ -37,7 +37,9 @@ public final class Merge extends WriteOperation<Merge> {
   private static final int PARALLEL_INSERT_ROWS = 50_000;
 
   private StructType sourceSchema;
-  private List<Row> sourceRows = List.of();
+  private Iterable<Row> sourceRows = List.of();
+  private long absentVersion = -1;
+  private List<? extends Iterable<Row>> absentShares = List.of();
   private List<String> keys = List.of();
   private final List<Clause> matched = new ArrayList<>();
   private boolean insertNotMatched;
@@ -55,6 +57,30 @@ public final class Merge extends WriteOperation<Merge> {
   public Merge source(StructType schema, List<Row> rows) {
     this.sourceSchema = schema;
     this.sourceRows = List.copyOf(rows);
+    return this;
+  }
+
+  /**
+   * The source rows as a re-iterable stream, not copied: read once per attempt (e.g. a micro-batch spilled to
+   * disk). Only the rows of keys that may match are kept in memory (the key index).
+   */
+  public Merge source(StructType schema, Iterable<Row> rows) {
+    this.sourceSchema = schema;
+    this.sourceRows = rows;
+    return this;
+  }
+
+  /**
+   * More source rows, which the caller found to match no target row in the table's version {@code readVersion}
+   * (by a keyed read of that snapshot): they are inserted as {@code whenNotMatchedInsert} would, without being
+   * indexed or matched, so that a large batch of new keys needs no key index in memory. Each share is written
+   * by a thread of its own, streaming (shares are iterated once per attempt). Their keys must not repeat nor
+   * occur in {@link #source}. When the table is past {@code readVersion} at the commit attempt, the MERGE
+   * fails with {@link dev.sluice.table.exceptions.ConcurrentAppendException}: the caller's finding may be stale.
+   */
+  public Merge insertAbsent(long readVersion, List<? extends Iterable<Row>> shares) {
+    this.absentVersion = readVersion;
+    this.absentShares = List.copyOf(shares);
     return this;
   }
 
@@ -139,6 +165,12 @@ public final class Merge extends WriteOperation<Merge> {
       return CommitResult.skipped(snapshot.version());
     }
     String table = context.log().tablePath();
+    if (!absentShares.isEmpty() && snapshot.version() != absentVersion) {
+      throw new dev.sluice.table.exceptions.ConcurrentAppendException("MERGE into " + table + ": the table is at"
+          + " version " + snapshot.version() + ", but its caller found the rows to insert absent at version "
+          + absentVersion + "; another writer changed the table meanwhile. Re-run the write (a streaming query"
+          + " re-runs its batch on restart).");
+    }
     SchemaEnforcer.Plan plan = SchemaEnforcer.plan(snapshot.schema(), sourceSchema, mergeSchema, table);
     if (plan.evolved()) {
       var m = snapshot.metadata();
@@ -175,7 +207,7 @@ public final class Merge extends WriteOperation<Merge> {
     }
     Counts counts = run.counts;
     Map<String, String> metrics = withExtra(OptimisticTransaction.metrics(
-        "numSourceRows", sourceRows.size(),
+        "numSourceRows", source.size() + counts.absent,
         "numTargetRowsInserted", counts.inserted,
         "numTargetRowsUpdated", counts.updated,
         "numTargetRowsDeleted", counts.deleted,
@@ -244,6 +276,7 @@ public final class Merge extends WriteOperation<Merge> {
       if (insertNotMatched) {
         out.addAll(insertUnmatched(changeFeed && !rewritten.isEmpty()));
       }
+      out.addAll(insertAbsent(changeFeed && !rewritten.isEmpty()));
       return out;
     }
 
@@ -306,6 +339,32 @@ public final class Merge extends WriteOperation<Merge> {
       return new FileResult(file, writer.close(), c);
     }
 
+    /** Writes the rows of {@link #insertAbsent}, a share per task. */
+    private List<RewriteFiles.Written> insertAbsent(boolean feed) {
+      List<Callable<RewriteFiles.Written>> tasks = new ArrayList<>();
+      long[] rows = new long[absentShares.size()];
+      for (int i = 0; i < absentShares.size(); i++) {
+        Iterable<Row> share = absentShares.get(i);
+        int slot = i;
+        tasks.add(() -> {
+          RewriteFiles writer = newWriter(feed);
+          for (Row r : share) {
+            Row inserted = inTableOrder ? r : project(r, plan.inputIndex(), null);
+            writer.write(inserted);
+            writer.change(inserted, ChangeDataWriter.INSERT);
+            rows[slot]++;
+          }
+          return writer.close();
+        });
+      }
+      List<RewriteFiles.Written> out = tasks.isEmpty() ? List.of() : Parallel.run(tasks);
+      for (long n : rows) {
+        counts.absent += n;
+        counts.inserted += n;
+      }
+      return out;
+    }
+
     /** Inserts the unmatched source rows whose condition holds, in up to {@link Parallel#THREADS} shares. */
     private List<RewriteFiles.Written> insertUnmatched(boolean feed) {
       List<Row> unmatched = new ArrayList<>();
@@ -321,7 +380,7 @@ public final class Merge extends WriteOperation<Merge> {
           unmatched.add(r);
         }
       }
-      counts.inserted = unmatched.size();
+      counts.inserted += unmatched.size();
       if (unmatched.isEmpty()) {
         return List.of();
       }
@@ -420,6 +479,7 @@ public final class Merge extends WriteOperation<Merge> {
 
   private static final class Counts {
     long inserted;
+    long absent;
     long updated;
     long deleted;
     long copied;

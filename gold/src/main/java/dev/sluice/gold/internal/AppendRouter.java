@@ -72,7 +72,7 @@ final class AppendRouter implements BatchTransformer {
     long watermarkMicros = context.watermarkMs() * 1000;
     Instant limit = context.batchTimestamp().plus(maxFutureSkew.duration());
     Map<Long, Integer> status = new HashMap<>();
-    List<Row> kept = new ArrayList<>();
+    Batch.Builder kept = Batch.builder(out);
     List<Row> notApplied = new ArrayList<>();
     for (Row r : batch.rows()) {
       Long rowId = (Long) r.get(id);
@@ -105,7 +105,7 @@ final class AppendRouter implements BatchTransformer {
       late.newAppend().schema(schema).rows(notApplied).mergeSchema(true).txn(dev.sluice.ingestion.BatchContext.appId(context.queryId(), "late-changes"), context.batchId())
           .operation("STREAMING LATE ROWS").commit();
     }
-    return new Batch(out, kept);
+    return kept.build();
   }
 
   /** The engine's rule: late when every window containing {@code t} ends at or before the watermark. */

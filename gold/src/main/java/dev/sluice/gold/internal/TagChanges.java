@@ -46,7 +46,7 @@ final class TagChanges implements BatchTransformer {
     ledger.start(context.batchId(), batch.size(), context.batchTimestamp());
     context.count(RowLedger.ROWS_IN, batch.size());
     StructType schema = outputSchema(batch.schema());
-    List<Row> out = new ArrayList<>(batch.size());
+    Batch.Builder out = Batch.builder(schema);
     long i = 0;
     for (Row r : batch.rows()) {
       out.add(new TaggedRow(r, i++));
@@ -60,7 +60,7 @@ final class TagChanges implements BatchTransformer {
         out.addAll(snapshot.rows(batch, schema, context, full || state != null));
       }
     }
-    return new Batch(schema, out);
+    return out.build();
   }
 
   /** A change row with the two tag columns, without copying its values. */

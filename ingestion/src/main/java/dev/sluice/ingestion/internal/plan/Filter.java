@@ -31,13 +31,13 @@ public final class Filter implements Transform {
   @Override
   public Batch apply(Batch input, BatchInfo info) {
     EvalContext context = new EvalContext(info.batchTimestamp());
-    List<Row> out = new ArrayList<>();
+    Batch.Builder out = Batch.builder(schema);
     for (Row r : input.rows()) {
       if (condition.test(r, context)) {
         out.add(r);
       }
     }
-    return new Batch(schema, out);
+    return out.build();
   }
 
   @Override

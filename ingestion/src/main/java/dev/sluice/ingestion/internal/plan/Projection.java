@@ -143,7 +143,7 @@ public final class Projection implements Transform {
   @Override
   public Batch apply(Batch input, BatchInfo info) {
     EvalContext context = new EvalContext(info.batchTimestamp());
-    List<Row> out = new ArrayList<>(input.size());
+    Batch.Builder out = Batch.builder(schema);
     for (Row r : input.rows()) {
       Object[] values = new Object[copy.length];
       for (int i = 0; i < copy.length; i++) {
@@ -151,7 +151,7 @@ public final class Projection implements Transform {
       }
       out.add(Row.of(values));
     }
-    return new Batch(schema, out);
+    return out.build();
   }
 
   @Override

@@ -367,7 +367,7 @@ public final class MicroBatchExecution implements StreamingQuery {
       lease.heartbeat();
       status = new QueryStatus("Processing new data", true, true);
       long t0 = System.nanoTime();
-      List<Row> rows = new ArrayList<>();
+      List<Batch> parts = new ArrayList<>();
       List<QueryProgress.SourceProgress> sourceProgress = new ArrayList<>();
       Map<String, Long> sourceMetrics = new java.util.TreeMap<>();
       StructType schema = sources.get(0).schema();
@@ -377,7 +377,7 @@ public final class MicroBatchExecution implements StreamingQuery {
         long n = 0;
         if (end.isPresent() && !end.equals(start)) {
           Batch part = sources.get(i).getBatch(start, end.get());
-          rows.addAll(part.rows());
+          parts.add(part);
           n = part.size();
         }
         Map<String, Long> counters = sources.get(i).metrics();
@@ -394,7 +394,10 @@ public final class MicroBatchExecution implements StreamingQuery {
       long t1 = System.nanoTime();
       long batchWatermark = entry.batchWatermarkMs();
       List<LateRowsWriter.LateRow> lateRows = new ArrayList<>();
-      Batch batch = plan.run(new Batch(schema, rows), batchId, Instant.ofEpochMilli(entry.batchTimestampMs()),
+      Batch input = concat(schema, parts);
+      long inputRows = input.size();
+      parts.clear();
+      Batch batch = plan.run(input, batchId, Instant.ofEpochMilli(entry.batchTimestampMs()),
           batchWatermark, (op, s, row, wm) -> lateRows.add(new LateRowsWriter.LateRow(op, s, row, wm)));
       durations.put("queryPlanning", 0L);
       if (stopRequested && !spec.trigger().isFinite()) {
@@ -449,8 +452,18 @@ public final class MicroBatchExecution implements StreamingQuery {
       interceptor.at(BatchInterceptor.Step.AFTER_COMMIT, batchId);
       long total = Math.max(1, clock.millis() - triggerStart);
       durations.put("triggerExecution", total);
-      report(batchId, rows.size(), written, durations, sourceProgress, total, stateProgress,
+      report(batchId, inputRows, written, durations, sourceProgress, total, stateProgress,
           plan.eventTime(batchWatermark), batchMetrics);
+    }
+
+    /** The sources' parts as one batch; a single part is passed on as it is (no copy of a spilled batch). */
+    private Batch concat(StructType schema, List<Batch> parts) {
+      if (parts.size() == 1 && parts.get(0).schema().equals(schema)) {
+        return parts.get(0);
+      }
+      Batch.Builder all = Batch.builder(schema);
+      parts.forEach(p -> all.addAll(p.rows()));
+      return all.build();
     }
 
     private void report(long batchId, long inputRows, long written, Map<String, Long> durations,

@@ -25,9 +25,9 @@ public final class SourceIndex {
    * @param latestBy column of the source deciding between rows with one key (greatest wins; nulls lose), or null
    * @throws DuplicateMergeKeyException when a key occurs twice and {@code latestBy} is null
    */
-  public SourceIndex(StructType schema, List<String> keyColumns, List<Row> source, String latestBy) {
+  public SourceIndex(StructType schema, List<String> keyColumns, Iterable<Row> source, String latestBy) {
     keyPositions = positions(schema, keyColumns, "source");
-    positions = new HashMap<>(Math.max(16, (int) (source.size() / 0.75f) + 1));
+    positions = new HashMap<>(Math.max(16, source instanceof java.util.Collection<?> c ? (int) (c.size() / 0.75f) + 1 : 16));
     int order = latestBy == null ? -1 : schema.indexOf(latestBy);
     if (latestBy != null && order < 0) {
       throw new IllegalArgumentException("MERGE latest-by column '" + latestBy + "' is not in the source; its columns are "

@@ -60,7 +60,7 @@ final class DropDuplicates implements StatefulTransform {
       evict(store, watermarkMicros);
     }
     dropped = 0;
-    List<Row> out = new ArrayList<>();
+    Batch.Builder out = Batch.builder(schema);
     for (Row row : input.rows()) {
       if (keys.isLate(row, info.watermarkMs())) {
         dropped++;
@@ -75,7 +75,7 @@ final class DropDuplicates implements StatefulTransform {
         }
       }
     }
-    return new Batch(schema, out);
+    return out.build();
   }
 
   /** Removes keys whose event time is before the watermark; such keys can only come back as late rows. */

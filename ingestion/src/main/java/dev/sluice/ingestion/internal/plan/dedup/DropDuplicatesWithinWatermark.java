@@ -46,7 +46,7 @@ final class DropDuplicatesWithinWatermark implements StatefulTransform {
     StateStore store = info.store(this);
     evict(store, info.watermarkMs() * 1000);
     dropped = 0;
-    List<Row> out = new ArrayList<>();
+    Batch.Builder out = Batch.builder(schema);
     for (Row row : input.rows()) {
       if (keys.isLate(row, info.watermarkMs())) {
         dropped++;
@@ -61,7 +61,7 @@ final class DropDuplicatesWithinWatermark implements StatefulTransform {
         out.add(row);
       }
     }
-    return new Batch(schema, out);
+    return out.build();
   }
 
   private void evict(StateStore store, long watermarkMicros) {

@@ -92,7 +92,7 @@ public final class StaticJoin implements Transform {
   public Batch apply(Batch input, BatchInfo info) {
     refreshIfNeeded();
     EvalContext context = new EvalContext(info.batchTimestamp());
-    List<Row> out = new ArrayList<>(input.size());
+    Batch.Builder out = Batch.builder(schema);
     for (Row left : input.rows()) {
       Object key = leftKeys.hashKeyOf(left);
       boolean matched = false;
@@ -107,7 +107,7 @@ public final class StaticJoin implements Transform {
         out.add(concat(left, null));
       }
     }
-    return new Batch(schema, out);
+    return out.build();
   }
 
   private void refreshIfNeeded() {

@@ -181,12 +181,12 @@ final class DeltaSource implements Source {
   public Batch getBatch(Optional<SourceOffset> start, SourceOffset end) {
     DeltaSourceOffset to = parse(end);
     DeltaSourceOffset from = start.isPresent() ? parse(start.get()) : startOfFirstBatch(to);
-    List<Row> rows = new ArrayList<>();
+    Batch.Builder rows = Batch.builder(schema);
     DeltaSourceOffset next = from;
     if (from.isStartingVersion()) {
       readSnapshot(from, to, rows);
       if (to.isStartingVersion()) {
-        return new Batch(schema, rows);
+        return rows.build();
       }
       next = DeltaSourceOffset.beforeCommit(tableId, from.reservoirVersion() + 1);
     }
@@ -195,7 +195,7 @@ final class DeltaSource implements Source {
     } else {
       readCommits(next, to, rows);
     }
-    return new Batch(schema, rows);
+    return rows.build();
   }
 
   /** The first batch's start, known from its end alone (see the class comment). */
@@ -209,7 +209,7 @@ final class DeltaSource implements Source {
     return end;
   }
 
-  private void readSnapshot(DeltaSourceOffset from, DeltaSourceOffset to, List<Row> out) {
+  private void readSnapshot(DeltaSourceOffset from, DeltaSourceOffset to, Batch.Builder out) {
     Snapshot snapshot = commits.snapshot(from.reservoirVersion());
     List<DataFile> files = commits.snapshotFiles(from.reservoirVersion());
     long lastIndex = to.isStartingVersion() ? to.index() : files.size() - 1;
@@ -219,7 +219,7 @@ final class DeltaSource implements Source {
     }
   }
 
-  private void readCommits(DeltaSourceOffset from, DeltaSourceOffset to, List<Row> out) {
+  private void readCommits(DeltaSourceOffset from, DeltaSourceOffset to, Batch.Builder out) {
     for (long v = from.reservoirVersion(); v <= to.reservoirVersion(); v++) {
       if (v == to.reservoirVersion() && to.index() == DeltaSourceOffset.BASE_INDEX) {
         break;
@@ -233,7 +233,7 @@ final class DeltaSource implements Source {
     }
   }
 
-  private void readFile(DataFile file, Object[] extraColumns, List<Row> out) {
+  private void readFile(DataFile file, Object[] extraColumns, Batch.Builder out) {
     try (CloseableIterator<Row> it = schemaSnapshot.rowsOf(file)) {
       while (it.hasNext()) {
         out.add(extraColumns == null ? it.next() : append(it.next(), extraColumns));
@@ -251,7 +251,7 @@ final class DeltaSource implements Source {
   }
 
   /** The change feed of whole versions {@code first..last}, shaped as this source's schema. */
-  private void readChangeFeed(long firstVersion, long lastVersion, List<Row> out) {
+  private void readChangeFeed(long firstVersion, long lastVersion, Batch.Builder out) {
     boolean any = false;
     for (long v = firstVersion; v <= lastVersion; v++) {
       any |= commits.commit(v).hasChanges();

@@ -39,6 +39,7 @@ import org.slf4j.LoggerFactory;
 final class FileSource implements Source {
   static final String OFFSET_FIELD = "logOffset";
   private static final Logger LOG = LoggerFactory.getLogger(FileSource.class);
+  private static final int PARSE_THREADS = Math.max(2, Runtime.getRuntime().availableProcessors());
 
   private final Location folder;
   private final FileSourceOptions options;
@@ -210,18 +211,25 @@ final class FileSource implements Source {
     for (long id = from + 1; id <= to; id++) {
       files.addAll(log.batch(id));
     }
-    List<Row> rows = new ArrayList<>();
+    Batch.Builder rows = Batch.builder(layout.schema());
     if (files.size() < 2) {
-      files.forEach(f -> read(f, rows));
-    } else {
-      // Files are parsed in parallel (parsing dominates reading JSON and CSV); rows stay in file order.
-      files.parallelStream().map(f -> {
+      files.forEach(f -> {
+        List<Row> part = new ArrayList<>();
+        read(f, part);
+        rows.addAll(part);
+      });
+      return rows.build();
+    }
+    // Files are parsed in parallel (parsing dominates reading JSON and CSV), a group of PARSE_THREADS at a time so
+    // that only that many files' rows wait in the heap; rows stay in file order.
+    for (int first = 0; first < files.size(); first += PARSE_THREADS) {
+      files.subList(first, Math.min(files.size(), first + PARSE_THREADS)).parallelStream().map(f -> {
         List<Row> part = new ArrayList<>();
         read(f, part);
         return part;
       }).toList().forEach(rows::addAll);
     }
-    return new Batch(layout.schema(), rows);
+    return rows.build();
   }
 
   /** The files logged for ids in (start, end]; for tests and progress reports. */

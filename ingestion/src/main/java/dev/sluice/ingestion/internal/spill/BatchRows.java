@@ -1,0 +1,13 @@
+package dev.sluice.ingestion.internal.spill;
+
+import dev.sluice.table.data.Row;
+import java.util.List;
+
+/**
+ * Marks the immutable row lists a {@link RowBuffer} builds, which a {@link dev.sluice.ingestion.Batch} takes
+ * without copying (copying a spilled list would read it all into the heap).
+ */
+public interface BatchRows extends List<Row> {
+  /** Whether the rows live in a spill file (iterating reads it; {@code get(i)} seeks in it). */
+  boolean spilled();
+}

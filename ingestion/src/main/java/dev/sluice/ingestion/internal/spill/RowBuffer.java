@@ -1,0 +1,127 @@
+package dev.sluice.ingestion.internal.spill;
+
+import dev.sluice.ingestion.state.internal.RowSpillCodec;
+import dev.sluice.table.data.Row;
+import dev.sluice.table.types.StructType;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Optional;
+
+/**
+ * Collects the rows of a batch: in the heap while their estimated size stays within the budget, then in a spill
+ * file (the state files' row encoding) that the built list reads back. Single-threaded; {@link #build} once.
+ */
+public final class RowBuffer {
+  /** Rows whose size is measured before sampling every {@link #SAMPLE}-th one starts. */
+  private static final int MEASURED = 256;
+  private static final int SAMPLE = 16;
+
+  private final Optional<RowSpillCodec> codec;
+  private final long budget;
+  private Row[] held = new Row[64];
+  private int size;
+  private long estimate;
+  private Path file;
+  private OutputStream out;
+  private RowSpillCodec.Writer writer;
+  private long[] blocks;
+  private boolean built;
+
+  /** A buffer with the process-wide budget ({@link SpillOptions#budgetBytes()}). */
+  public RowBuffer(StructType schema) {
+    this(schema, SpillOptions.budgetBytes());
+  }
+
+  public RowBuffer(StructType schema, long budgetBytes) {
+    this.codec = RowSpillCodec.of(schema);
+    this.budget = budgetBytes;
+  }
+
+  public void add(Row row) {
+    if (built) {
+      throw new IllegalStateException("The rows were already built");
+    }
+    if (writer != null) {
+      spill(row);
+      return;
+    }
+    if (size == held.length) {
+      held = Arrays.copyOf(held, size + (size >> 1));
+    }
+    held[size++] = row;
+    if (size <= MEASURED) {
+      estimate += RowSizes.of(row);
+    } else if (size % SAMPLE == 0) {
+      estimate += SAMPLE * RowSizes.of(row);
+    }
+    if (estimate > budget && codec.isPresent()) {
+      startSpilling();
+    }
+  }
+
+  public void addAll(Iterable<Row> rows) {
+    for (Row r : rows) {
+      add(r);
+    }
+  }
+
+  public int size() {
+    return size;
+  }
+
+  /** The rows, in the order added; an immutable list that may read from the spill file. */
+  public BatchRows build() {
+    built = true;
+    if (writer == null) {
+      Row[] rows = held;
+      held = null;
+      return new HeldRows(rows, size);
+    }
+    writer.flush();
+    try {
+      out.close();
+    } catch (IOException e) {
+      throw new UncheckedIOException("Can't write a batch's spill file " + file + ": " + e.getMessage(), e);
+    }
+    return new SpilledRows(file, codec.get(), size, Arrays.copyOf(blocks, (size + SpilledRows.BLOCK - 1)
+        / SpilledRows.BLOCK));
+  }
+
+  private void startSpilling() {
+    try {
+      Path dir = SpillOptions.directory();
+      Files.createDirectories(dir);
+      file = Files.createTempFile(dir, "batch-", ".rows");
+      out = new BufferedOutputStream(Files.newOutputStream(file), 64 * 1024);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Can't create a spill file in " + SpillOptions.directory() + " (set "
+          + SpillOptions.DIRECTORY_PROPERTY + " to a writable local directory): " + e.getMessage(), e);
+    }
+    writer = codec.get().writer(out);
+    blocks = new long[16];
+    int n = size;
+    Row[] rows = held;
+    held = null;
+    size = 0;
+    for (int i = 0; i < n; i++) {
+      spill(rows[i]);
+    }
+  }
+
+  private void spill(Row row) {
+    if (size % SpilledRows.BLOCK == 0) {
+      int block = size / SpilledRows.BLOCK;
+      if (block == blocks.length) {
+        blocks = Arrays.copyOf(blocks, block * 2);
+      }
+      blocks[block] = writer.position();
+    }
+    writer.write(row);
+    size++;
+  }
+}

@@ -1,0 +1,102 @@
+package dev.sluice.ingestion;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.table.data.Row;
+import dev.sluice.table.types.ArrayType;
+import dev.sluice.table.types.DecimalType;
+import dev.sluice.table.types.MapType;
+import dev.sluice.table.types.PrimitiveType;
+import dev.sluice.table.types.StructField;
+import dev.sluice.table.types.StructType;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class BatchSpillTest {
+  private static final StructType SCHEMA = StructType.of(
+      StructField.of("id", PrimitiveType.LONG), StructField.of("name", PrimitiveType.STRING),
+      StructField.of("amount", new DecimalType(10, 2)), StructField.of("at", PrimitiveType.TIMESTAMP),
+      StructField.of("tags", new ArrayType(PrimitiveType.STRING, true)),
+      StructField.of("attrs", new MapType(PrimitiveType.STRING, PrimitiveType.INTEGER, true)),
+      StructField.of("nested", StructType.of(StructField.of("x", PrimitiveType.DOUBLE))),
+      StructField.of("raw", PrimitiveType.BINARY));
+
+  @TempDir Path spillDir;
+
+  @BeforeEach
+  void smallBudget() {
+    System.setProperty("sluice.batch.memoryBytes", Long.toString(64 * 1024));
+    System.setProperty("sluice.spill.dir", spillDir.toString());
+  }
+
+  @AfterEach
+  void restore() {
+    System.clearProperty("sluice.batch.memoryBytes");
+    System.clearProperty("sluice.spill.dir");
+  }
+
+  private static Row row(int i) {
+    return Row.of((long) i, i % 7 == 0 ? null : "name-" + i, new BigDecimal(i).movePointLeft(2),
+        Instant.ofEpochSecond(1_700_000_000L + i, 123_000), List.of("a" + i, "b"), Map.of("k", i),
+        Row.of(i * 0.5), new byte[] {(byte) i, 1, 2});
+  }
+
+  @Test
+  void aBatchLargerThanItsBudgetSpillsAndIteratesIdenticallyEveryTime() throws Exception {
+    int n = 20_000;
+    Batch.Builder builder = Batch.builder(SCHEMA);
+    for (int i = 0; i < n; i++) {
+      builder.add(row(i));
+    }
+    Batch batch = builder.build();
+
+    assertThat(batch.spilled()).isTrue();
+    assertThat(batch.size()).isEqualTo(n);
+    try (Stream<Path> files = Files.list(spillDir.resolve("."))) {
+      assertThat(files.count()).as("the spill file").isEqualTo(1);
+    }
+    for (int pass = 0; pass < 2; pass++) {
+      int i = 0;
+      for (Iterator<Row> it = batch.iterator(); it.hasNext(); i++) {
+        assertThat(Row.equalValues(it.next(), row(i))).as("row %d, pass %d", i, pass).isTrue();
+      }
+      assertThat(i).isEqualTo(n);
+    }
+    assertThat(Row.equalValues(batch.rows().get(12_345), row(12_345))).isTrue();
+    assertThat(Row.equalValues(batch.rows().get(3), row(3))).as("a seek backwards").isTrue();
+    List<Row> tail = new ArrayList<>();
+    batch.rows().subList(n - 1500, n - 1000).forEach(tail::add);
+    assertThat(tail).hasSize(500);
+    assertThat(Row.equalValues(tail.get(0), row(n - 1500))).isTrue();
+    assertThat(Row.equalValues(tail.get(499), row(n - 1001))).isTrue();
+  }
+
+  @Test
+  void aBatchWithinItsBudgetStaysInTheHeap() {
+    Batch batch = Batch.of(SCHEMA, List.of(row(1), row(2)));
+
+    assertThat(batch.spilled()).isFalse();
+    assertThat(batch.rows()).hasSize(2);
+    assertThat(batch).isEqualTo(new Batch(SCHEMA, batch.rows()));
+  }
+
+  @Test
+  void theListConstructorStillTakesAnyList() {
+    List<Row> rows = new ArrayList<>(List.of(row(1)));
+    Batch batch = new Batch(SCHEMA, rows);
+    rows.clear();
+
+    assertThat(batch.size()).as("copied, as before").isEqualTo(1);
+  }
+}

@@ -1,0 +1,125 @@
+package dev.sluice.silver;
+
+import dev.sluice.ingestion.Batch;
+import dev.sluice.table.data.Row;
+import dev.sluice.table.types.PrimitiveType;
+import dev.sluice.table.types.StructType;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+
+/**
+ * A batch split by the hash of its merge key into partitions small enough for the per-key work of a MERGE
+ * (winners, the table's rows, tombstones) to fit in the heap; each partition's rows carry their position in the
+ * batch as one more, last column. A batch of at most {@link #PARTITION_ROWS} rows ({@code sluice.silver.mergePartitionRows}) is one partition read from the
+ * batch itself. The split depends only on the batch's rows, so a re-run batch is split the same way.
+ */
+final class KeyPartitions {
+  /** The system property setting the rows per partition (tests lower it to split small batches). */
+  static final String PARTITION_ROWS_PROPERTY = "sluice.silver.mergePartitionRows";
+  /** Rows per partition: their per-key work takes some hundred bytes per row besides the rows. */
+  static final int PARTITION_ROWS = 250_000;
+
+  private final Batch batch;
+  private final int[] keys;
+  private final List<Batch> parts;
+  private final Object[] min;
+  private final Object[] max;
+
+  private KeyPartitions(Batch batch, int[] keys, List<Batch> parts, Object[] min, Object[] max) {
+    this.batch = batch;
+    this.keys = keys;
+    this.parts = parts;
+    this.min = min;
+    this.max = max;
+  }
+
+  static KeyPartitions of(Batch batch, int[] keys) {
+    int per = Math.max(1, Integer.getInteger(PARTITION_ROWS_PROPERTY, PARTITION_ROWS));
+    int count = Math.max(1, (int) ((batch.size() + (long) per - 1) / per));
+    Object[] min = new Object[keys.length];
+    Object[] max = new Object[keys.length];
+    if (count == 1) {
+      return new KeyPartitions(batch, keys, null, min, max);
+    }
+    StructType schema = batch.schema().add("_position", PrimitiveType.LONG);
+    long budget = Math.max(1 << 20, Batch.memoryBudget() / count);
+    Batch.Builder[] builders = new Batch.Builder[count];
+    for (int p = 0; p < count; p++) {
+      builders[p] = Batch.builder(schema, budget);
+    }
+    long position = 0;
+    int width = batch.schema().size();
+    for (Row r : batch.rows()) {
+      List<Object> key = SilverSchemas.key(r, keys);
+      Object[] values = Arrays.copyOf(r.toArray(), width + 1);
+      values[width] = position++;
+      builders[key == null ? 0 : of(key, count)].add(Row.of(values));
+      if (key != null) {
+        widen(key, min, max);
+      }
+    }
+    return new KeyPartitions(batch, keys, Arrays.stream(builders).map(Batch.Builder::build).toList(), min, max);
+  }
+
+  /** The partition of {@code key} among {@code count}. */
+  static int of(List<Object> key, int count) {
+    int h = key.hashCode() * 0x9E3779B9;
+    return Math.floorMod(h ^ (h >>> 16), count);
+  }
+
+  int count() {
+    return parts == null ? 1 : parts.size();
+  }
+
+  /** Partition {@code p}'s rows, each with its batch position (a long) as the last column. */
+  Iterable<Row> rows(int p) {
+    if (parts != null) {
+      return parts.get(p).rows();
+    }
+    return () -> new Iterator<>() {
+      private final Iterator<Row> it = batch.iterator();
+      private long position;
+      private final int width = batch.schema().size();
+
+      @Override
+      public boolean hasNext() {
+        return it.hasNext();
+      }
+
+      @Override
+      public Row next() {
+        Row r = it.next();
+        Object[] values = Arrays.copyOf(r.toArray(), width + 1);
+        values[width] = position++;
+        return Row.of(values);
+      }
+    };
+  }
+
+  /** The least value of each key column over the batch, for several partitions (null: the values don't order). */
+  Object[] min() {
+    return min;
+  }
+
+  /** The greatest value of each key column, for several partitions. */
+  Object[] max() {
+    return max;
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static void widen(List<Object> key, Object[] min, Object[] max) {
+    for (int i = 0; i < min.length; i++) {
+      Object v = key.get(i);
+      if (!(v instanceof Comparable) || v instanceof byte[]) {
+        continue;
+      }
+      if (min[i] == null || ((Comparable) v).compareTo(min[i]) < 0) {
+        min[i] = v;
+      }
+      if (max[i] == null || ((Comparable) v).compareTo(max[i]) > 0) {
+        max[i] = v;
+      }
+    }
+  }
+}
