@@ -26,6 +26,14 @@ public interface StatefulTransform extends Transform {
    */
   boolean needsNoDataBatch(long previousMs, long currentMs);
 
+  /**
+   * Whether a batch without new input must run because a processing-time timeout or timer is due at
+   * {@code processingTimeMs} (Spark's no-data batches for {@code ProcessingTimeTimeout}).
+   */
+  default boolean timerDue(long processingTimeMs) {
+    return false;
+  }
+
   /** Rows of the last {@link #apply} dropped because they were older than the watermark. */
   long lastDroppedByWatermark();
 }

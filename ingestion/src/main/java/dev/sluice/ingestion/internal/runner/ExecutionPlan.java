@@ -147,6 +147,16 @@ final class ExecutionPlan implements AutoCloseable {
     return false;
   }
 
+  /** Whether a processing-time timeout or timer of a stateful step is due at {@code processingTimeMs}. */
+  boolean timerDue(long processingTimeMs) {
+    for (StatefulTransform s : stateful) {
+      if (s.timerDue(processingTimeMs)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /**
    * The last batch's counters: steps' own ({@link Transform.BatchInfo#count}) and the version of each
    * static Delta table it joined with, as {@code staticVersion.<name>}.
