@@ -28,9 +28,11 @@ public interface StatefulTransform extends Transform {
 
   /**
    * Whether a batch without new input must run because a processing-time timeout or timer is due at
-   * {@code processingTimeMs} (Spark's no-data batches for {@code ProcessingTimeTimeout}).
+   * {@code processingTimeMs} (Spark's no-data batches for {@code ProcessingTimeTimeout}). A step that doesn't know
+   * its due times yet (the first batch of a run) may read them from {@code committed}: the state the next batch
+   * starts from, which the caller aborts afterwards.
    */
-  default boolean timerDue(long processingTimeMs) {
+  default boolean timerDue(long processingTimeMs, java.util.function.Supplier<dev.sluice.ingestion.state.StateStore> committed) {
     return false;
   }
 

@@ -14,6 +14,10 @@ final class DueTimes {
     return !known || min < thresholdMs;
   }
 
+  boolean known() {
+    return known;
+  }
+
   /** Starts a full pass over the store. */
   void reset() {
     known = true;

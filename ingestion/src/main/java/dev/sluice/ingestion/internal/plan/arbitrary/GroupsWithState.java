@@ -18,6 +18,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * {@code mapGroupsWithState} / {@code flatMapGroupsWithState} with Spark's {@code FlatMapGroupsWithStateExec}
@@ -165,8 +166,17 @@ final class GroupsWithState<S, O> implements StatefulTransform {
   }
 
   @Override
-  public boolean timerDue(long processingTimeMs) {
-    return spec.timeout() == GroupStateTimeout.PROCESSING_TIME_TIMEOUT && due.dueBefore(processingTimeMs);
+  public boolean timerDue(long processingTimeMs, Supplier<StateStore> committed) {
+    if (spec.timeout() != GroupStateTimeout.PROCESSING_TIME_TIMEOUT) {
+      return false;
+    }
+    if (!due.known()) {
+      due.reset();
+      for (Iterator<StateEntry> it = committed.get().iterator(); it.hasNext(); ) {
+        due.add((Long) it.next().value().get(1));
+      }
+    }
+    return due.dueBefore(processingTimeMs);
   }
 
   @Override

@@ -17,6 +17,7 @@ import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * {@code transformWithState} with Spark 4's {@code TransformWithStateExec} order: per batch {@code init}, then
@@ -199,9 +200,32 @@ final class TransformWithState<O> implements StatefulTransform {
   }
 
   @Override
-  public boolean timerDue(long processingTimeMs) {
+  public boolean timerDue(long processingTimeMs, Supplier<StateStore> committed) {
+    boolean ttl = handle.anyTtl();
+    if (spec.timeMode() != TimeMode.PROCESSING_TIME && !ttl) {
+      return false;
+    }
+    if (!timers.known() || !expiries.known()) {
+      learn(committed.get());
+    }
     return spec.timeMode() == TimeMode.PROCESSING_TIME && timers.dueBefore(processingTimeMs)
         || handle.anyTtl() && expiries.dueBefore(processingTimeMs + 1);
+  }
+
+  /** Reads the due times of a store this run has not gone through yet. */
+  private void learn(StateStore store) {
+    timers.reset();
+    expiries.reset();
+    for (Iterator<StateEntry> it = store.iterator(); it.hasNext(); ) {
+      Row value = it.next().value();
+      Long expiresAt = TwsLayout.expiresAt(value);
+      if (expiresAt != null) {
+        expiries.add(expiresAt);
+      }
+      if (TwsLayout.timerAt(value) != null) {
+        TwsLayout.items(value).forEach(i -> timers.add(TwsLayout.timerOf(i)));
+      }
+    }
   }
 
   @Override
