@@ -9,10 +9,11 @@ import picocli.CommandLine;
 /**
  * Runs the table-format and streaming engine benchmarks and prints one JSON line per figure.
  *
- * <p>Usage: {@code Bench [append|snapshot|merge|ingest|microbatch|state|all|pipeline|scheduler] [--rows N] [--dir DIR]}.
+ * <p>Usage: {@code Bench [append|snapshot|merge|ingest|microbatch|state|sessions|all|pipeline|scheduler] [--rows N] [--dir DIR]}.
  * Figures are measured on a warm JVM after a smaller warm-up pass; they are not assertions. {@code pipeline} (not
  * part of {@code all}: it takes minutes) runs {@code --rows} order events through examples/orders, bronze to gold
- * in this JVM. {@code scheduler [--pipelines 100] [--nodes 2] [--seconds 60] [--db-url jdbc:postgresql://…]} (not
+ * in this JVM. {@code sessions} (not part of {@code all}) runs 1 M users' sessions through flatMapGroupsWithState
+ * ({@link ArbitraryStateBench}). {@code scheduler [--pipelines 100] [--nodes 2] [--seconds 60] [--db-url jdbc:postgresql://…]} (not
  * part of {@code all}) measures the cluster store's scheduling overhead ({@link SchedulerBench}); without
  * {@code --db-url} it starts an embedded PostgreSQL. {@code Bench medallion [options]} ({@link MedallionCommand},
  * {@code --help}) compares Sluice, Spark and DuckDB as whole processes.
@@ -61,6 +62,9 @@ public final class Bench {
     }
     if (which.equals("state") || which.equals("all")) {
       System.out.println(Json.write(StatefulBench.run(dir.resolve("state"), 1_000_000, 10, 300_000)));
+    }
+    if (which.equals("sessions")) {
+      System.out.println(Json.write(ArbitraryStateBench.run(dir.resolve("sessions"), 1_000_000, 12, 250_000)));
     }
     if (which.equals("scheduler")) {
       System.out.println(Json.write(SchedulerBench.run(dir.resolve("scheduler"), pipelines, nodes, seconds,
