@@ -9,10 +9,11 @@ import picocli.CommandLine;
 /**
  * Runs the table-format and streaming engine benchmarks and prints one JSON line per figure.
  *
- * <p>Usage: {@code Bench [append|writer|snapshot|merge|ingest|microbatch|state|all|pipeline|scheduler] [--rows N] [--dir DIR]}.
+ * <p>Usage: {@code Bench [append|writer|snapshot|merge|ingest|microbatch|state|sessions|all|pipeline|scheduler] [--rows N] [--dir DIR]}.
  * Figures are measured on a warm JVM after a smaller warm-up pass; they are not assertions. {@code pipeline} (not
  * part of {@code all}: it takes minutes) runs {@code --rows} order events through examples/orders, bronze to gold
- * in this JVM. {@code scheduler [--pipelines 100] [--nodes 2] [--seconds 60] [--db-url jdbc:postgresql://…]} (not
+ * in this JVM. {@code sessions} (not part of {@code all}) runs 1 M users' sessions through flatMapGroupsWithState
+ * ({@link ArbitraryStateBench}). {@code scheduler [--pipelines 100] [--nodes 2] [--seconds 60] [--db-url jdbc:postgresql://…]} (not
  * part of {@code all}) measures the cluster store's scheduling overhead ({@link SchedulerBench}); without
  * {@code --db-url} it starts an embedded PostgreSQL. {@code Bench medallion [options]} ({@link MedallionCommand},
  * {@code --help}) compares Sluice, Spark and DuckDB as whole processes. {@code state [--keys 10000000]
@@ -74,6 +75,9 @@ public final class Bench {
     if (which.equals("state")) {
       StateStoreBench.run(dir.resolve("state-stores"), keys, stateStore)
           .forEach(figure -> System.out.println(Json.write(figure)));
+    }
+    if (which.equals("sessions")) {
+      System.out.println(Json.write(ArbitraryStateBench.run(dir.resolve("sessions"), 1_000_000, 12, 250_000)));
     }
     if (which.equals("scheduler")) {
       System.out.println(Json.write(SchedulerBench.run(dir.resolve("scheduler"), pipelines, nodes, seconds,

@@ -124,6 +124,14 @@ public final class StreamFrame {
     return new GroupedFrame(this, keys);
   }
 
+  /**
+   * Groups by key columns for arbitrary stateful processing (Spark's {@code groupByKey}):
+   * {@code mapGroupsWithState}, {@code flatMapGroupsWithState} or {@code transformWithState}.
+   */
+  public KeyValueGroupedFrame groupByKey(String... keyColumns) {
+    return new KeyValueGroupedFrame(this, List.of(keyColumns));
+  }
+
   /** Inner join with a static table or files on equal key columns (same names on both sides). */
   public StreamFrame join(StaticTable other, String... keys) {
     return joinWith(JoinType.INNER, other, List.of(keys), List.of(keys), null);

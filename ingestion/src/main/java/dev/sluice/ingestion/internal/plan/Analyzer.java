@@ -16,6 +16,7 @@ public final class Analyzer {
    * @throws AnalysisException on the first rule the query breaks
    */
   public static void check(List<PlanStep> steps, OutputMode mode, String sink) {
+    dev.sluice.ingestion.internal.plan.arbitrary.ArbitraryStateRules.check(steps, mode);
     boolean watermark = false;
     PlanStep aggregation = null;
     for (PlanStep step : steps) {

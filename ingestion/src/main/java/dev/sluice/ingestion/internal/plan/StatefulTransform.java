@@ -26,6 +26,16 @@ public interface StatefulTransform extends Transform {
    */
   boolean needsNoDataBatch(long previousMs, long currentMs);
 
+  /**
+   * Whether a batch without new input must run because a processing-time timeout or timer is due at
+   * {@code processingTimeMs} (Spark's no-data batches for {@code ProcessingTimeTimeout}). A step that doesn't know
+   * its due times yet (the first batch of a run) may read them from {@code committed}: the state the next batch
+   * starts from, which the caller aborts afterwards.
+   */
+  default boolean timerDue(long processingTimeMs, java.util.function.Supplier<dev.sluice.ingestion.state.StateStore> committed) {
+    return false;
+  }
+
   /** Rows of the last {@link #apply} dropped because they were older than the watermark. */
   long lastDroppedByWatermark();
 }

@@ -164,6 +164,26 @@ final class ExecutionPlan implements AutoCloseable {
   }
 
   /**
+   * Whether a processing-time timeout or timer of a stateful step is due at {@code processingTimeMs}, before batch
+   * {@code nextBatchId} (whose state a step may read to learn its due times; it is aborted after).
+   */
+  boolean timerDue(long processingTimeMs, long nextBatchId) {
+    for (StatefulTransform s : stateful) {
+      StateStore[] opened = new StateStore[1];
+      try {
+        if (s.timerDue(processingTimeMs, () -> opened[0] = providers.get(s).load(nextBatchId + 1))) {
+          return true;
+        }
+      } finally {
+        if (opened[0] != null) {
+          opened[0].abort();
+        }
+      }
+    }
+    return false;
+  }
+
+  /**
    * The last batch's counters: steps' own ({@link Transform.BatchInfo#count}) and the version of each
    * static Delta table it joined with, as {@code staticVersion.<name>}.
    */

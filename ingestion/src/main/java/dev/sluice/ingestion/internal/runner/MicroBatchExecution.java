@@ -343,7 +343,9 @@ public final class MicroBatchExecution implements StreamingQuery {
         }
       }
       durations.put("latestOffset", millisSince(t0));
-      if (!hasData && !plan.needsNoDataBatch(lastBatchWatermark, watermark)) {
+      // A query that never ran a batch has no state, so no timeout or timer can be due.
+      boolean timerDue = !hasData && nextBatch > 0 && plan.timerDue(clock.millis(), nextBatch);
+      if (!hasData && !timerDue && !plan.needsNoDataBatch(lastBatchWatermark, watermark)) {
         if (sources.stream().anyMatch(Source::awaitingData)) {
           status = new QueryStatus("Waiting for data that is still arriving (e.g. files being written)", false, true);
         } else {

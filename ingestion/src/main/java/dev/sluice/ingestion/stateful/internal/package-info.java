@@ -1,0 +1,2 @@
+/** Encoders of user types into state rows. */
+package dev.sluice.ingestion.stateful.internal;
