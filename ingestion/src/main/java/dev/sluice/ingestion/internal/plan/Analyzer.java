@@ -21,7 +21,13 @@ public final class Analyzer {
     for (PlanStep step : steps) {
       switch (step.kind()) {
         case WATERMARK -> watermark = true;
-        case AGGREGATE -> {
+        case AGGREGATE, SESSION_AGGREGATE -> {
+          if (step.kind() == PlanStep.Kind.SESSION_AGGREGATE && mode == OutputMode.UPDATE) {
+            throw new AnalysisException("Update output mode is not supported for " + step.describe() + " (a session"
+                + " window, as in Spark): a later row may merge sessions already emitted. Use outputMode(\"append\")"
+                + " with withWatermark(eventTimeColumn, delay) to emit each session once it closes, or"
+                + " outputMode(\"complete\").");
+          }
           if (aggregation != null) {
             throw new AnalysisException("Multiple streaming aggregations are not supported: " + aggregation.describe()
                 + " is followed by " + step.describe() + ". Keep one aggregation per query and chain queries through"
