@@ -3,7 +3,7 @@
 # first when they are not built (tests skipped); after changing Sluice, rebuild with
 #   mvn -B -ntp -q -DskipTests package -pl bench -am
 # Usage: bench/run.sh medallion [--events N] [--rounds N] [--xmx 1g] [--skip-spark] [--skip-duckdb] [--data DIR] ...
-#        bench/run.sh microbatch | snapshot | append | ingest | state | merge | pipeline | all   [--rows N] [--dir DIR]
+#        bench/run.sh microbatch | snapshot | append | ingest | state | windows | merge | pipeline | all   [--rows N] [--dir DIR]
 # Extra JVM options of the bench's own JVM: BENCH_JAVA_OPTS (Sluice's: medallion --sluice-java-opts).
 set -euo pipefail
 BENCH="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"

@@ -62,6 +62,10 @@ public final class Bench {
     if (which.equals("state") || which.equals("all")) {
       System.out.println(Json.write(StatefulBench.run(dir.resolve("state"), 1_000_000, 10, 300_000)));
     }
+    if (which.equals("windows")) {
+      System.out.println(Json.write(WindowsJoinBench.sessions(dir.resolve("windows"), rows, 20)));
+      System.out.println(Json.write(WindowsJoinBench.join(dir.resolve("windows"), rows, 20)));
+    }
     if (which.equals("scheduler")) {
       System.out.println(Json.write(SchedulerBench.run(dir.resolve("scheduler"), pipelines, nodes, seconds,
           java.util.Optional.ofNullable(dbUrl))));
