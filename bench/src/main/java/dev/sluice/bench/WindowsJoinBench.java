@@ -38,7 +38,8 @@ final class WindowsJoinBench {
 
   /**
    * Batch b holds two events of each user in its slice: users are spread over the batches, each batch spans 2
-   * minutes of event time, so a user's two events (1-4 minutes apart) form one session that closes a few batches on.
+   * minutes of event time, so a user's two events (1-4 minutes apart) form one session that closes a few batches on
+   * (the 5-minute watermark delay keeps every event on time, so sessions emitted = users).
    */
   static Map<String, Object> sessions(Path dir, int users, int batches) {
     Random random = new Random(11);
@@ -59,7 +60,7 @@ final class WindowsJoinBench {
     try (SluiceSession session = SluiceSession.create()) {
       AtomicLong emitted = new AtomicLong();
       StreamingQuery q = session.readStream().format("memory").option("name", "bench-sessions").load()
-          .withWatermark("ts", "1 minute")
+          .withWatermark("ts", "5 minutes")
           .groupBy("session_window(ts, '10 minutes')", "user").agg("count(*) AS events", "sum(value) AS total")
           .writeStream().outputMode("append").queryName("bench-sessions")
           .option("checkpointLocation", dir.resolve("sessions").toString())
@@ -90,6 +91,10 @@ final class WindowsJoinBench {
       imps.get(b).add(Row.of((long) i, Instant.ofEpochMilli(t)));
       clicks.get((int) Math.min(batches + 5, (c - T0) / 120_000)).add(Row.of((long) i, Instant.ofEpochMilli(c)));
     }
+    // A last batch far ahead on both sides moves the watermark past every bound: state must then be (nearly) empty.
+    long far = T0 + (batches + 40) * 120_000L;
+    imps.add(List.of(Row.of(-1L, Instant.ofEpochMilli(far))));
+    clicks.add(List.of(Row.of(-1L, Instant.ofEpochMilli(far))));
     MemoryStream left = MemoryStream.named("bench-imps", IMPRESSIONS);
     MemoryStream right = MemoryStream.named("bench-clicks", CLICKS);
     try (SluiceSession session = SluiceSession.create()) {

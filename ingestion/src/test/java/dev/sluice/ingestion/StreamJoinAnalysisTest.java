@@ -78,7 +78,8 @@ class StreamJoinAnalysisTest {
   @Test
   void streamStreamJoinsRunOnlyInAppendMode() {
     assertThatThrownBy(() -> impressions(true).join(clicks(true), BOUNDED, "inner").writeStream()
-        .outputMode("update").foreachBatch((b, id) -> { }).start())
+        .outputMode("update").option("checkpointLocation", dir.resolve("u").toString())
+        .foreachBatch((b, id) -> { }).start())
         .isInstanceOf(AnalysisException.class)
         .hasMessageContaining("Inner join(" + BOUNDED + ") between two streams is not supported in update output mode,"
             + " only in append");
