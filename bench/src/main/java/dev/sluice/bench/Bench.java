@@ -9,7 +9,7 @@ import picocli.CommandLine;
 /**
  * Runs the table-format and streaming engine benchmarks and prints one JSON line per figure.
  *
- * <p>Usage: {@code Bench [append|writer|snapshot|merge|ingest|microbatch|state|sessions|all|pipeline|scheduler] [--rows N] [--dir DIR]}.
+ * <p>Usage: {@code Bench [append|writer|snapshot|merge|ingest|microbatch|state|sessions|windows|all|pipeline|scheduler] [--rows N] [--dir DIR]}.
  * Figures are measured on a warm JVM after a smaller warm-up pass; they are not assertions. {@code pipeline} (not
  * part of {@code all}: it takes minutes) runs {@code --rows} order events through examples/orders, bronze to gold
  * in this JVM. {@code sessions} (not part of {@code all}) runs 1 M users' sessions through flatMapGroupsWithState
@@ -78,6 +78,10 @@ public final class Bench {
     }
     if (which.equals("sessions")) {
       System.out.println(Json.write(ArbitraryStateBench.run(dir.resolve("sessions"), 1_000_000, 12, 250_000)));
+    }
+    if (which.equals("windows")) {
+      System.out.println(Json.write(WindowsJoinBench.sessions(dir.resolve("windows"), rows, 20)));
+      System.out.println(Json.write(WindowsJoinBench.join(dir.resolve("windows"), rows, 20)));
     }
     if (which.equals("scheduler")) {
       System.out.println(Json.write(SchedulerBench.run(dir.resolve("scheduler"), pipelines, nodes, seconds,

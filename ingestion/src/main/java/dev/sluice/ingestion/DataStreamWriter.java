@@ -214,7 +214,7 @@ public final class DataStreamWriter {
     Analyzer.check(frame.steps(), outputMode, format);
     List<TransformSpec> transforms = new ArrayList<>();
     frame.steps().forEach(s -> transforms.add(s.spec(outputMode)));
-    QuerySpec spec = new QuerySpec(queryName, List.of(frame.source()), transforms, sink, description, outputMode,
+    QuerySpec spec = new QuerySpec(queryName, frame.sources(), transforms, sink, description, outputMode,
         trigger, checkpoint, retain,
         Durations.parse(options.getOrDefault("runnerleasetimeout", "10 seconds"), "option runnerLeaseTimeout"),
         Optional.ofNullable(options.get("runnerleasewait"))

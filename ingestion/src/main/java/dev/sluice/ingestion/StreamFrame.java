@@ -22,13 +22,19 @@ import java.util.Map;
  */
 public final class StreamFrame {
   private final SluiceSession session;
-  private final SourceSpec source;
+  private final List<SourceSpec> sources;
   private final List<PlanStep> steps;
+  private final String alias;
 
   StreamFrame(SluiceSession session, SourceSpec source, List<PlanStep> steps) {
+    this(session, List.of(source), steps, null);
+  }
+
+  private StreamFrame(SluiceSession session, List<SourceSpec> sources, List<PlanStep> steps, String alias) {
     this.session = session;
-    this.source = source;
+    this.sources = List.copyOf(sources);
     this.steps = List.copyOf(steps);
+    this.alias = alias;
   }
 
   private StreamFrame with(String description, TransformSpec step) {
@@ -38,7 +44,7 @@ public final class StreamFrame {
   StreamFrame with(PlanStep step) {
     List<PlanStep> next = new ArrayList<>(steps);
     next.add(step);
-    return new StreamFrame(session, source, next);
+    return new StreamFrame(session, sources, next, alias);
   }
 
   /** Columns or expressions with optional aliases: {@code select("id", "amount * 2 AS doubled")}. */
@@ -84,6 +90,13 @@ public final class StreamFrame {
   WatermarkStep watermark() {
     WatermarkStep found = null;
     for (PlanStep s : steps) {
+      if (s instanceof dev.sluice.ingestion.internal.plan.CombiningStep c) {
+        for (List<PlanStep> in : c.inputs()) {
+          for (PlanStep n : in) {
+            found = n instanceof WatermarkStep w ? w : found;
+          }
+        }
+      }
       if (s instanceof WatermarkStep w) {
         found = w;
       }
@@ -198,21 +211,172 @@ public final class StreamFrame {
   /** The state-relevant plan, as name → value lines, for the checkpoint's compatibility check. */
   Map<String, String> fingerprint(OutputMode mode) {
     Map<String, String> out = new LinkedHashMap<>();
-    out.put("source", source.format() + " " + source.path().orElse(source.options().getOrDefault("name", "")));
+    for (int n = 0; n < sources.size(); n++) {
+      SourceSpec source = sources.get(n);
+      out.put(sources.size() == 1 ? "source" : "source " + n,
+          source.format() + " " + source.path().orElse(source.options().getOrDefault("name", "")));
+    }
+    boolean stateful = stepLines(steps, "", out);
+    if (stateful) {
+      out.put("outputMode", mode.name().toLowerCase());
+    }
+    return out;
+  }
+
+  /** Adds the fingerprint lines of {@code plan} under {@code prefix}; true when some step keeps state. */
+  static boolean stepLines(List<PlanStep> plan, String prefix, Map<String, String> out) {
     boolean stateful = false;
     int i = 0;
-    for (PlanStep s : steps) {
+    for (PlanStep s : plan) {
       if (!s.fingerprint().isEmpty()) {
         // Numbered among stateful steps only, so that adding a filter or projection changes nothing.
-        String prefix = "step " + i + " " + s.kind().name().toLowerCase(java.util.Locale.ROOT) + " ";
-        s.fingerprint().forEach((k, v) -> out.put(prefix + k, v));
+        String p = prefix + "step " + i + " " + s.kind().name().toLowerCase(java.util.Locale.ROOT) + " ";
+        s.fingerprint().forEach((k, v) -> out.put(p + k, v));
         stateful |= s.kind() != PlanStep.Kind.WATERMARK;
         i++;
       }
     }
-    if (stateful) {
-      out.put("outputMode", mode.name().toLowerCase());
+    return stateful;
+  }
+
+  /**
+   * Names this stream for join conditions, as Spark's {@code alias}: {@code impressions.alias("imp")} lets the
+   * condition say {@code imp.event_time}.
+   */
+  public StreamFrame alias(String name) {
+    return new StreamFrame(session, sources, steps, name);
+  }
+
+  /** Same as {@link #alias}. */
+  public StreamFrame as(String name) {
+    return alias(name);
+  }
+
+  /**
+   * A stream-stream join on an SQL condition over both streams, as Spark's {@code join(other, expr, type)}: the
+   * condition needs at least one equality between a column of each side (the join keys), and for outer and semi
+   * joins a time range between the sides' watermarked event-time columns, e.g.
+   * {@code imp.ad_id = clicks.ad_id AND clicks.t BETWEEN imp.t AND imp.t + INTERVAL 1 HOUR}. Output: the left
+   * columns, then the right ones (the left ones only for {@code left_semi}); names must not clash.
+   *
+   * @param type {@code inner}, {@code left_outer}, {@code right_outer}, {@code full_outer} or {@code left_semi}
+   */
+  public StreamFrame join(StreamFrame other, String condition, String type) {
+    return streamJoin(other, List.of(), condition, type);
+  }
+
+  /**
+   * A stream-stream join on key columns named alike on both sides (output once, first), plus an optional condition
+   * (the time range; may be null for an inner join).
+   */
+  public StreamFrame join(StreamFrame other, List<String> keys, String condition, String type) {
+    return streamJoin(other, keys, condition, type);
+  }
+
+  private StreamFrame streamJoin(StreamFrame other, List<String> keys, String condition, String typeText) {
+    dev.sluice.ingestion.internal.plan.join.StreamJoinType type;
+    try {
+      type = dev.sluice.ingestion.internal.plan.join.StreamJoinType.parse(typeText);
+    } catch (IllegalArgumentException e) {
+      throw new AnalysisException(e.getMessage());
     }
+    String leftAlias = alias;
+    String rightAlias = other.alias;
+    List<PlanStep> leftSteps = steps;
+    List<PlanStep> rightSteps = other.steps;
+    int leftCount = sources.size();
+    int rightCount = other.sources.size();
+    String description = type.sparkName() + " join(" + (keys.isEmpty() ? "" : keys + (condition == null ? "" : ", "))
+        + (condition == null ? "" : condition) + ")";
+    Map<String, String> fingerprint = new LinkedHashMap<>();
+    fingerprint.put("type", type.sparkName());
+    fingerprint.put("keys", String.join(",", keys));
+    fingerprint.put("condition", condition == null ? "" : condition);
+    stepLines(leftSteps, "left ", fingerprint);
+    stepLines(rightSteps, "right ", fingerprint);
+    PlanStep step = new dev.sluice.ingestion.internal.plan.CombiningStep() {
+      @Override
+      public Kind kind() {
+        return Kind.STREAM_JOIN;
+      }
+
+      @Override
+      public String describe() {
+        return description;
+      }
+
+      @Override
+      public TransformSpec spec(OutputMode mode) {
+        return new dev.sluice.ingestion.internal.plan.join.StreamJoinSpec(type, leftCount, specs(leftSteps, mode),
+            rightCount, specs(rightSteps, mode), keys, condition, leftAlias, rightAlias, mode);
+      }
+
+      @Override
+      public Map<String, String> fingerprint() {
+        return fingerprint;
+      }
+
+      @Override
+      public List<List<PlanStep>> inputs() {
+        return List.of(leftSteps, rightSteps);
+      }
+    };
+    List<SourceSpec> all = new ArrayList<>(sources);
+    all.addAll(other.sources);
+    return new StreamFrame(session, all, List.of(step), null);
+  }
+
+  /**
+   * The rows of this stream and of {@code others}, as Spark's {@code union}: by column position, every stream with
+   * the same number of columns and the same types; the output has this stream's column names.
+   */
+  public StreamFrame union(StreamFrame... others) {
+    List<StreamFrame> all = new ArrayList<>(List.of(this));
+    all.addAll(List.of(others));
+    List<SourceSpec> allSources = new ArrayList<>();
+    List<Integer> counts = new ArrayList<>();
+    List<List<PlanStep>> inputs = new ArrayList<>();
+    Map<String, String> fingerprint = new LinkedHashMap<>();
+    for (int i = 0; i < all.size(); i++) {
+      allSources.addAll(all.get(i).sources);
+      counts.add(all.get(i).sources.size());
+      inputs.add(all.get(i).steps);
+      stepLines(all.get(i).steps, "input " + i + " ", fingerprint);
+    }
+    PlanStep step = new dev.sluice.ingestion.internal.plan.CombiningStep() {
+      @Override
+      public Kind kind() {
+        return Kind.UNION;
+      }
+
+      @Override
+      public String describe() {
+        return "union of " + all.size() + " streams";
+      }
+
+      @Override
+      public TransformSpec spec(OutputMode mode) {
+        List<List<TransformSpec>> specs = new ArrayList<>();
+        inputs.forEach(in -> specs.add(specs(in, mode)));
+        return dev.sluice.ingestion.internal.plan.Union.of(counts, specs);
+      }
+
+      @Override
+      public Map<String, String> fingerprint() {
+        return fingerprint;
+      }
+
+      @Override
+      public List<List<PlanStep>> inputs() {
+        return inputs;
+      }
+    };
+    return new StreamFrame(session, allSources, List.of(step), null);
+  }
+
+  private static List<TransformSpec> specs(List<PlanStep> plan, OutputMode mode) {
+    List<TransformSpec> out = new ArrayList<>();
+    plan.forEach(s -> out.add(s.spec(mode)));
     return out;
   }
 
@@ -270,7 +434,11 @@ public final class StreamFrame {
   }
 
   SourceSpec source() {
-    return source;
+    return sources.get(0);
+  }
+
+  List<SourceSpec> sources() {
+    return sources;
   }
 
   List<PlanStep> steps() {

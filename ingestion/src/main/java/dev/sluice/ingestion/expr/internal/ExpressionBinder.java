@@ -28,6 +28,7 @@ import net.sf.jsqlparser.expression.DateTimeLiteralExpression;
 import net.sf.jsqlparser.expression.DoubleValue;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.Function;
+import net.sf.jsqlparser.expression.IntervalExpression;
 import net.sf.jsqlparser.expression.LongValue;
 import net.sf.jsqlparser.expression.NotExpression;
 import net.sf.jsqlparser.expression.NullValue;
@@ -114,6 +115,10 @@ final class ExpressionBinder {
     Optional<ArithmeticNode.Op> arithmetic = arithmeticOp(e);
     if (arithmetic.isPresent()) {
       BinaryExpression b = (BinaryExpression) e;
+      Node shifted = intervalArithmetic(b, arithmetic.get());
+      if (shifted != null) {
+        return shifted;
+      }
       return arithmetic(bind(b.getLeftExpression()), arithmetic.get(), bind(b.getRightExpression()), e);
     }
     if (e instanceof Concat c) {
@@ -146,6 +151,10 @@ final class ExpressionBinder {
     if (e instanceof TimeKeyExpression t) {
       return Functions.timeKey(t, this);
     }
+    if (e instanceof IntervalExpression) {
+      throw Errors.at(text, e, "An interval `" + e + "` can only be added to or subtracted from a timestamp, e.g."
+          + " `event_time + INTERVAL 10 MINUTES`; intervals are not column values");
+    }
     throw Errors.at(text, e, "Unsupported SQL construct " + e.getClass().getSimpleName()
         + "; use comparisons, AND/OR/NOT, arithmetic, CASE, CAST, IN, BETWEEN, LIKE and the listed functions");
   }
@@ -170,8 +179,7 @@ final class ExpressionBinder {
       return LiteralNode.of(name, PrimitiveType.STRING);
     }
     if (c.getTable() != null && c.getTable().getName() != null) {
-      throw Errors.at(text, c, "Qualified name `" + c.getFullyQualifiedName()
-          + "` is not supported; refer to top-level columns by name (quote names with dots in backquotes)");
+      return qualified(c);
     }
     int ordinal = schema.indexOf(name);
     if (ordinal < 0) {
@@ -184,6 +192,75 @@ final class ExpressionBinder {
     StructField field = schema.field(ordinal);
     referenced.add(field.name());
     return new ColumnNode(ordinal, field.type(), field.nullable());
+  }
+
+  /**
+   * {@code a.b}: a column named {@code a.b} when the schema has one (a join's {@code alias.column}), else
+   * field {@code b} of struct column {@code a} (nested: {@code a.b.c}).
+   */
+  private Node qualified(Column c) {
+    List<String> parts = new ArrayList<>();
+    for (String p : c.getFullyQualifiedName().split("\\.")) {
+      parts.add(p.replace("`", ""));
+    }
+    String dotted = String.join(".", parts);
+    int whole = schema.indexOf(dotted);
+    if (whole >= 0) {
+      referenced.add(schema.field(whole).name());
+      return new ColumnNode(whole, schema.field(whole).type(), schema.field(whole).nullable());
+    }
+    int ordinal = schema.indexOf(parts.get(0));
+    if (ordinal < 0) {
+      throw Errors.unknownColumn(text, c, dotted, schema.fieldNames());
+    }
+    StructField field = schema.field(ordinal);
+    referenced.add(field.name());
+    Node node = new ColumnNode(ordinal, field.type(), field.nullable());
+    String path = field.name();
+    for (String name : parts.subList(1, parts.size())) {
+      if (!(node.type instanceof StructType struct)) {
+        throw Errors.at(text, c, "`" + path + "` is " + node.type.typeName() + ", not a struct, so `" + dotted
+            + "` has no field " + name + "; refer to the column by name (quote names with dots in backquotes)");
+      }
+      int i = struct.indexOf(name);
+      if (i < 0) {
+        throw Errors.at(text, c, "Struct `" + path + "` has no field `" + name + "`; its fields are "
+            + String.join(", ", struct.fieldNames()));
+      }
+      node = new FieldNode(node, i, struct.field(i).type(), struct.field(i).nullable());
+      path = path + "." + struct.field(i).name();
+    }
+    return node;
+  }
+
+  /** {@code timestamp + interval}, {@code interval + timestamp}, {@code timestamp - interval}; null for other shapes. */
+  private Node intervalArithmetic(BinaryExpression b, ArithmeticNode.Op op) {
+    Expression l = b.getLeftExpression();
+    Expression r = b.getRightExpression();
+    IntervalExpression interval = r instanceof IntervalExpression ri ? ri
+        : op == ArithmeticNode.Op.ADD && l instanceof IntervalExpression li ? li : null;
+    if (interval == null) {
+      return null;
+    }
+    if (op != ArithmeticNode.Op.ADD && op != ArithmeticNode.Op.SUBTRACT) {
+      throw Errors.at(text, b, "An interval can only be added to or subtracted from a timestamp, not used with "
+          + op.sql);
+    }
+    Long micros = Intervals.micros(interval);
+    if (micros == null) {
+      throw Errors.at(text, interval, "Cannot read the interval `" + interval + "`: write INTERVAL '10' MINUTE,"
+          + " INTERVAL 10 MINUTES or INTERVAL '1 hour 30 minutes' (microseconds to weeks; months and years have no"
+          + " fixed length)");
+    }
+    Node t = bind(interval == r ? l : r);
+    if (t.type == PrimitiveType.DATE || t.type == PrimitiveType.STRING) {
+      t = castTo(t, PrimitiveType.TIMESTAMP, b);
+    }
+    if (t.type != PrimitiveType.TIMESTAMP) {
+      throw Errors.at(text, b, "An interval can only be added to a timestamp, but `" + (interval == r ? l : r)
+          + "` is " + t.type.typeName() + "; cast it, e.g. CAST(x AS TIMESTAMP)");
+    }
+    return new IntervalArithmeticNode(t, op == ArithmeticNode.Op.SUBTRACT ? -micros : micros);
   }
 
   private Node literal(Expression e) {

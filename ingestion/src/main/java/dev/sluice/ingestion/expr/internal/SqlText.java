@@ -24,7 +24,7 @@ final class SqlText {
       throw new dev.sluice.ingestion.expr.ExpressionException(
           "The SQL expression is empty; write a condition such as `amount > 0`.", 0, 0);
     }
-    CCJSqlParser parser = CCJSqlParserUtil.newParser(sql);
+    CCJSqlParser parser = CCJSqlParserUtil.newParser(quoteWindowPrefix(sql));
     Expression tree;
     try {
       tree = parser.Expression();
@@ -41,6 +41,40 @@ final class SqlText {
       throw Errors.parse(sql, next.beginLine, next.beginColumn, next.image);
     }
     return new SqlText(sql, tree);
+  }
+
+  /**
+   * {@code window} is a keyword to JSqlParser, so {@code window.start} (the struct column of a windowed
+   * aggregate) would not parse; outside quotes, {@code window.} becomes {@code `window`.}.
+   */
+  private static String quoteWindowPrefix(String sql) {
+    StringBuilder out = new StringBuilder(sql.length() + 4);
+    char quote = 0;
+    for (int i = 0; i < sql.length(); i++) {
+      char c = sql.charAt(i);
+      if (quote != 0) {
+        quote = c == quote ? 0 : quote;
+      } else if (c == '\'' || c == '"' || c == '`') {
+        quote = c;
+      } else if ((c == 'w' || c == 'W') && (i == 0 || !isWordChar(sql.charAt(i - 1)))
+          && sql.regionMatches(true, i, "window", 0, 6)) {
+        int j = i + 6;
+        while (j < sql.length() && sql.charAt(j) == ' ') {
+          j++;
+        }
+        if (j < sql.length() && sql.charAt(j) == '.') {
+          out.append('`').append(sql, i, i + 6).append('`');
+          i += 5;
+          continue;
+        }
+      }
+      out.append(c);
+    }
+    return out.toString();
+  }
+
+  private static boolean isWordChar(char c) {
+    return Character.isLetterOrDigit(c) || c == '_';
   }
 
   String sql() {

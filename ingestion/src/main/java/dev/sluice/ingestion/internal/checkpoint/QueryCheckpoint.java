@@ -161,7 +161,10 @@ public final class QueryCheckpoint {
   /** Writes {@code commits/N}; an existing one means another runner committed the batch. */
   public void writeCommit(long batchId, CommitEntry entry) {
     String key = root.resolve("commits/" + batchId).key();
-    String body = VERSION + "\n{\"nextBatchWatermarkMs\":" + entry.nextBatchWatermarkMs() + "}\n";
+    String operators = entry.operatorWatermarksMs().isEmpty() ? ""
+        : ",\"operatorWatermarksMs\":" + entry.operatorWatermarksMs();
+    String body = VERSION + "\n{\"nextBatchWatermarkMs\":" + entry.nextBatchWatermarkMs() + operators.replace(" ", "")
+        + "}\n";
     try {
       root.store().create(key, body.getBytes(StandardCharsets.UTF_8));
     } catch (ObjectAlreadyExistsException e) {
@@ -181,7 +184,10 @@ public final class QueryCheckpoint {
     String[] lines = new String(raw, StandardCharsets.UTF_8).split("\n");
     checkVersion(lines, key);
     try {
-      return Optional.of(new CommitEntry(MAPPER.readTree(lines[1]).path("nextBatchWatermarkMs").asLong()));
+      var json = MAPPER.readTree(lines[1]);
+      java.util.List<Long> operators = new java.util.ArrayList<>();
+      json.path("operatorWatermarksMs").forEach(n -> operators.add(n.asLong()));
+      return Optional.of(new CommitEntry(json.path("nextBatchWatermarkMs").asLong(), operators));
     } catch (java.io.IOException e) {
       throw new IllegalStateException("The checkpoint file " + root.store().uriOf(key) + " is unreadable", e);
     }

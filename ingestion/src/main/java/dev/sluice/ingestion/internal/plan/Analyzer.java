@@ -22,7 +22,13 @@ public final class Analyzer {
     for (PlanStep step : steps) {
       switch (step.kind()) {
         case WATERMARK -> watermark = true;
-        case AGGREGATE -> {
+        case AGGREGATE, SESSION_AGGREGATE -> {
+          if (step.kind() == PlanStep.Kind.SESSION_AGGREGATE && mode == OutputMode.UPDATE) {
+            throw new AnalysisException("Update output mode is not supported for " + step.describe() + " (a session"
+                + " window, as in Spark): a later row may merge sessions already emitted. Use outputMode(\"append\")"
+                + " with withWatermark(eventTimeColumn, delay) to emit each session once it closes, or"
+                + " outputMode(\"complete\").");
+          }
           if (aggregation != null) {
             throw new AnalysisException("Multiple streaming aggregations are not supported: " + aggregation.describe()
                 + " is followed by " + step.describe() + ". Keep one aggregation per query and chain queries through"
@@ -48,6 +54,9 @@ public final class Analyzer {
                 + " append mode. Deduplicate before the aggregation.");
           }
         }
+        case STREAM_JOIN, UNION -> {
+          watermark |= checkInputs((CombiningStep) step, mode);
+        }
         case STATIC_JOIN -> {
           if (aggregation != null && mode == OutputMode.APPEND) {
             throw new AnalysisException(step.describe() + " after " + aggregation.describe() + " is not supported in"
@@ -68,6 +77,60 @@ public final class Analyzer {
           : " for " + aggregation.describe()) + ": a Delta append can't change earlier rows. Use foreachBatch with"
           + " MergeIntoTable (MERGE by the group keys), or outputMode(\"complete\") to overwrite the table each batch.");
     }
+  }
+
+  /**
+   * Spark's rules for combining streams: each input's own steps follow the rules above; a stream-stream join runs
+   * only in append mode, and an outer or semi join needs a watermark on both inputs (the time range between them is
+   * checked when the join binds to the schemas). Returns whether some input has a watermark.
+   */
+  private static boolean checkInputs(CombiningStep step, OutputMode mode) {
+    boolean[] watermarked = new boolean[step.inputs().size()];
+    for (int i = 0; i < watermarked.length; i++) {
+      for (PlanStep s : step.inputs().get(i)) {
+        watermarked[i] |= s.kind() == PlanStep.Kind.WATERMARK
+            || s instanceof CombiningStep c && c.inputs().stream().anyMatch(in -> hasWatermark(in));
+        if (s.kind() == PlanStep.Kind.AGGREGATE || s.kind() == PlanStep.Kind.SESSION_AGGREGATE) {
+          throw new AnalysisException(s.describe() + " before " + step.describe() + " is not supported (in " + name(mode)
+              + " mode): Sluice runs one aggregation per query, after any join or union. Aggregate after the join,"
+              + " or write the aggregate to a table and read that table as a stream.");
+        }
+      }
+    }
+    if (step.kind() == PlanStep.Kind.STREAM_JOIN) {
+      if (mode != OutputMode.APPEND) {
+        throw new AnalysisException(step.describe() + " between two streams is not supported in " + name(mode)
+            + " output mode, only in append (as in Spark): a joined row is final once emitted. Use"
+            + " outputMode(\"append\"); to keep a latest-per-key table, MERGE the joined rows in foreachBatch.");
+      }
+      boolean inner = step.describe().startsWith("Inner ");
+      for (int i = 0; i < 2 && !inner; i++) {
+        if (!watermarked[i]) {
+          throw new AnalysisException(step.describe() + " (in " + name(mode) + " mode) needs a watermark on both"
+              + " streams, but the " + (i == 0 ? "left" : "right") + " one has none: without it no row could ever be"
+              + " known unmatched, and state would grow forever. Call withWatermark(eventTimeColumn, delay) on both"
+              + " streams before the join and bound the time between them in the condition (e.g. r.t BETWEEN l.t AND"
+              + " l.t + INTERVAL 1 HOUR).");
+        }
+      }
+    }
+    for (List<PlanStep> in : step.inputs()) {
+      for (PlanStep s : in) {
+        if (s instanceof CombiningStep c) {
+          checkInputs(c, mode);
+        }
+      }
+    }
+    boolean any = false;
+    for (boolean w : watermarked) {
+      any |= w;
+    }
+    return any;
+  }
+
+  private static boolean hasWatermark(List<PlanStep> steps) {
+    return steps.stream().anyMatch(s -> s.kind() == PlanStep.Kind.WATERMARK
+        || s instanceof CombiningStep c && c.inputs().stream().anyMatch(Analyzer::hasWatermark));
   }
 
   private static String name(OutputMode mode) {

@@ -35,6 +35,8 @@ public final class EventTimeWatermark implements Transform {
   private long maxEventTimeMs = Long.MAX_VALUE;
   private long futureRows;
   private long futureMax = Long.MIN_VALUE;
+  /** This step's own watermark (its greatest event time so far minus the delay), or MIN_VALUE before any. */
+  private long operatorWatermark = Long.MIN_VALUE;
 
   private EventTimeWatermark(StructType schema, int column, long delayMs) {
     this.schema = schema;
@@ -101,10 +103,21 @@ public final class EventTimeWatermark implements Transform {
 
   /** The watermark after a batch: the event-time maximum seen so far minus the delay, or {@code current}. */
   public long advance(long current) {
-    if (batchMax == Long.MIN_VALUE) {
-      return current;
+    if (batchMax != Long.MIN_VALUE) {
+      operatorWatermark = Math.max(operatorWatermark, batchMax - delayMs);
     }
-    return Math.max(current, batchMax - delayMs);
+    // Before its first event a step doesn't hold the query's watermark back (nor forward): it stays where it is.
+    return operatorWatermark == Long.MIN_VALUE ? current : Math.max(current, operatorWatermark);
+  }
+
+  /** This step's own watermark after the last {@link #advance}, MIN_VALUE before any event; kept in commits. */
+  public long operatorWatermark() {
+    return operatorWatermark;
+  }
+
+  /** Resumes this step's own watermark from the checkpoint. */
+  public void restoreOperatorWatermark(long value) {
+    operatorWatermark = value;
   }
 
   /**

@@ -9,7 +9,8 @@ import java.util.Map;
  */
 public interface PlanStep {
   /** What the analyzer needs to know about a step. */
-  enum Kind { STATELESS, WATERMARK, AGGREGATE, DEDUP, DEDUP_WITHIN_WATERMARK, STATIC_JOIN,
+  enum Kind { STATELESS, WATERMARK, AGGREGATE, DEDUP, DEDUP_WITHIN_WATERMARK, STATIC_JOIN, SESSION_AGGREGATE, STREAM_JOIN,
+    UNION,
     /** {@code mapGroupsWithState}, {@code flatMapGroupsWithState} or {@code transformWithState}. */
     ARBITRARY_STATE }
 

@@ -55,7 +55,7 @@ final class ExecutionPlan implements AutoCloseable {
     this.steps = steps;
     this.maxPolicy = maxPolicy;
     this.maxFutureSkewMs = maxFutureSkew.toMillis();
-    for (Transform t : steps) {
+    for (Transform t : flatten(steps)) {
       if (t instanceof EventTimeWatermark w) {
         watermarks.add(w);
       }
@@ -73,12 +73,32 @@ final class ExecutionPlan implements AutoCloseable {
     }
   }
 
+  /** The steps with those nested in multi-input steps (each join or union input's own steps), depth first. */
+  private static List<Transform> flatten(List<Transform> steps) {
+    List<Transform> out = new ArrayList<>();
+    for (Transform t : steps) {
+      out.add(t);
+      if (t instanceof dev.sluice.ingestion.internal.plan.MultiInputTransform m) {
+        out.addAll(m.nested());
+      }
+    }
+    return out;
+  }
+
   boolean hasWatermark() {
     return !watermarks.isEmpty();
   }
 
   /** Runs the steps over one batch with the given watermark; the state stores stay open until {@link #commitState}. */
   Batch run(Batch input, long batchId, Instant timestamp, long watermarkMs, LateRows late) {
+    return run(List.of(input), batchId, timestamp, watermarkMs, late);
+  }
+
+  /**
+   * Like {@link #run(Batch, long, Instant, long, LateRows)} with one batch per source: a plan that starts with a
+   * multi-input step (join, union) gets them apart, any other plan their union.
+   */
+  Batch run(List<Batch> perSource, long batchId, Instant timestamp, long watermarkMs, LateRows late) {
     open = new IdentityHashMap<>();
     for (StatefulTransform s : stateful) {
       open.put(s, providers.get(s).load(batchId + 1));
@@ -89,9 +109,20 @@ final class ExecutionPlan implements AutoCloseable {
     Transform.BatchInfo info = new Transform.BatchInfo(batchId, timestamp, watermarkMs, open::get, late,
         new java.util.concurrent.ConcurrentHashMap<>(), queryId);
     lastMetrics = info.metrics();
-    Batch batch = input;
     try {
-      for (Transform t : steps) {
+      Batch batch;
+      int first = 0;
+      if (!steps.isEmpty() && steps.get(0) instanceof dev.sluice.ingestion.internal.plan.MultiInputTransform m) {
+        batch = m.applyInputs(perSource, info);
+        first = 1;
+      } else if (perSource.size() == 1) {
+        batch = perSource.get(0);
+      } else {
+        List<dev.sluice.table.data.Row> rows = new ArrayList<>();
+        perSource.forEach(b -> rows.addAll(b.rows()));
+        batch = new Batch(perSource.get(0).schema(), rows);
+      }
+      for (Transform t : steps.subList(first, steps.size())) {
         batch = t.apply(batch, info);
       }
       return batch;
@@ -137,6 +168,25 @@ final class ExecutionPlan implements AutoCloseable {
       next = maxPolicy ? Math.max(next, v) : Math.min(next, v);
     }
     return Math.max(current, next);
+  }
+
+  /** Each {@code withWatermark} step's own watermark, for the commit (only when there are several). */
+  List<Long> operatorWatermarks() {
+    if (watermarks.size() < 2) {
+      return List.of();
+    }
+    List<Long> out = new ArrayList<>();
+    watermarks.forEach(w -> out.add(w.operatorWatermark()));
+    return out;
+  }
+
+  /** Resumes the steps' own watermarks from a commit written by the same plan (ignored when the count differs). */
+  void restoreOperatorWatermarks(List<Long> values) {
+    if (values.size() == watermarks.size()) {
+      for (int i = 0; i < values.size(); i++) {
+        watermarks.get(i).restoreOperatorWatermark(values.get(i));
+      }
+    }
   }
 
   /** Rows of the last batch whose event time was too far ahead to move the watermark, and the greatest such time. */

@@ -15,6 +15,8 @@ import dev.sluice.ingestion.internal.checkpoint.OffsetEntry;
 import dev.sluice.ingestion.internal.checkpoint.QueryCheckpoint;
 import dev.sluice.ingestion.internal.checkpoint.QueryMetadata;
 import dev.sluice.ingestion.internal.checkpoint.RunnerLease;
+import dev.sluice.ingestion.internal.plan.InputPlan;
+import dev.sluice.ingestion.internal.plan.MultiInputSpec;
 import dev.sluice.ingestion.internal.plan.Transform;
 import dev.sluice.ingestion.internal.plan.TransformSpec;
 import dev.sluice.ingestion.sink.Sink;
@@ -137,7 +139,7 @@ public final class MicroBatchExecution implements StreamingQuery {
         sources.add(registry.create(s.format(), new SourceContext(split.sourceOptions(), s.schema(), s.path(),
             checkpoint.sourceLocation(i), resolver, clock)));
       }
-      return new ExecutionPlan(bind(unionSchema(sources)), checkpoint.stateLocation(), spec.maxWatermarkPolicy(),
+      return new ExecutionPlan(bindPlan(sources), checkpoint.stateLocation(), spec.maxWatermarkPolicy(),
           spec.maxFutureSkew(), id, spec.stateStore(), spec.checkpoint().toString());
     } catch (AnalysisException e) {
       throw e;
@@ -203,6 +205,16 @@ public final class MicroBatchExecution implements StreamingQuery {
       }
     }
     return first;
+  }
+
+  /** Binds the steps; a plan that starts with a join or union of streams binds to each source's schema. */
+  private List<Transform> bindPlan(List<Source> sources) {
+    if (spec.transforms().isEmpty() || !(spec.transforms().get(0) instanceof MultiInputSpec)) {
+      return bind(unionSchema(sources));
+    }
+    List<StructType> schemas = new ArrayList<>();
+    sources.forEach(s -> schemas.add(s.schema()));
+    return InputPlan.bind(schemas, 0, schemas.size(), spec.transforms()).steps();
   }
 
   private List<Transform> bind(StructType input) {
@@ -278,12 +290,15 @@ public final class MicroBatchExecution implements StreamingQuery {
         OffsetEntry last = entry(n);
         committed = last.offsets();
         lastBatchWatermark = last.batchWatermarkMs();
-        watermark = checkpoint.commit(n).map(CommitEntry::nextBatchWatermarkMs).orElse(last.batchWatermarkMs());
+        Optional<CommitEntry> done = checkpoint.commit(n);
+        watermark = done.map(CommitEntry::nextBatchWatermarkMs).orElse(last.batchWatermarkMs());
+        done.ifPresent(c -> plan.restoreOperatorWatermarks(c.operatorWatermarksMs()));
         nextBatch = n + 1;
         return;
       }
       if (n > 0) {
         committed = entry(n - 1).offsets();
+        checkpoint.commit(n - 1).ifPresent(c -> plan.restoreOperatorWatermarks(c.operatorWatermarksMs()));
       }
       OffsetEntry pending = entry(n);
       watermark = pending.batchWatermarkMs();
@@ -369,19 +384,21 @@ public final class MicroBatchExecution implements StreamingQuery {
       lease.heartbeat();
       status = new QueryStatus("Processing new data", true, true);
       long t0 = System.nanoTime();
-      List<Batch> parts = new ArrayList<>();
+      long inputRows = 0;
+      List<Batch> perSource = new ArrayList<>();
       List<QueryProgress.SourceProgress> sourceProgress = new ArrayList<>();
       Map<String, Long> sourceMetrics = new java.util.TreeMap<>();
-      StructType schema = sources.get(0).schema();
       for (int i = 0; i < sources.size(); i++) {
         Optional<SourceOffset> start = committed.get(i);
         Optional<SourceOffset> end = entry.offsets().get(i);
         long n = 0;
+        Batch part = new Batch(sources.get(i).schema(), List.of());
         if (end.isPresent() && !end.equals(start)) {
-          Batch part = sources.get(i).getBatch(start, end.get());
-          parts.add(part);
+          part = sources.get(i).getBatch(start, end.get());
           n = part.size();
+          inputRows += n;
         }
+        perSource.add(part);
         Map<String, Long> counters = sources.get(i).metrics();
         Map<String, String> shown = new java.util.TreeMap<>();
         counters.forEach((k, v) -> {
@@ -396,10 +413,7 @@ public final class MicroBatchExecution implements StreamingQuery {
       long t1 = System.nanoTime();
       long batchWatermark = entry.batchWatermarkMs();
       List<LateRowsWriter.LateRow> lateRows = new ArrayList<>();
-      Batch input = concat(schema, parts);
-      long inputRows = input.size();
-      parts.clear();
-      Batch batch = plan.run(input, batchId, Instant.ofEpochMilli(entry.batchTimestampMs()),
+      Batch batch = plan.run(perSource, batchId, Instant.ofEpochMilli(entry.batchTimestampMs()),
           batchWatermark, (op, s, row, wm) -> lateRows.add(new LateRowsWriter.LateRow(op, s, row, wm)));
       durations.put("queryPlanning", 0L);
       if (stopRequested && !spec.trigger().isFinite()) {
@@ -431,7 +445,7 @@ public final class MicroBatchExecution implements StreamingQuery {
       durations.put("addBatch", millisSince(t1));
       interceptor.at(BatchInterceptor.Step.AFTER_SINK, batchId);
       long t2 = System.nanoTime();
-      checkpoint.writeCommit(batchId, new CommitEntry(nextWatermark));
+      checkpoint.writeCommit(batchId, new CommitEntry(nextWatermark, plan.operatorWatermarks()));
       lastBatchWatermark = batchWatermark;
       watermark = nextWatermark;
       for (int i = 0; i < sources.size(); i++) {
@@ -456,16 +470,6 @@ public final class MicroBatchExecution implements StreamingQuery {
       durations.put("triggerExecution", total);
       report(batchId, inputRows, written, durations, sourceProgress, total, stateProgress,
           plan.eventTime(batchWatermark), batchMetrics);
-    }
-
-    /** The sources' parts as one batch; a single part is passed on as it is (no copy of a spilled batch). */
-    private Batch concat(StructType schema, List<Batch> parts) {
-      if (parts.size() == 1 && parts.get(0).schema().equals(schema)) {
-        return parts.get(0);
-      }
-      Batch.Builder all = Batch.builder(schema);
-      parts.forEach(p -> all.addAll(p.rows()));
-      return all.build();
     }
 
     private void report(long batchId, long inputRows, long written, Map<String, Long> durations,

@@ -22,6 +22,12 @@ interface Aggregator {
   Object result(Object[] buffer, int at);
 
   /**
+   * Folds the buffer at {@code from[fromAt]} into {@code into[at]}, as if {@code into} had also seen every row
+   * {@code from} saw: session windows need it when a new row bridges two sessions.
+   */
+  void merge(Object[] into, int at, Object[] from, int fromAt);
+
+  /**
    * Copies mutable buffer values read from the store before they are updated in place, so that the
    * store's previous version (which a provider may cache) never changes.
    */

@@ -97,4 +97,13 @@ final class ApproxCountDistinctAggregator implements Aggregator {
   private static double normalize(double d) {
     return d == -0.0d ? 0.0d : d;
   }
+
+  @Override
+  public void merge(Object[] into, int at, Object[] from, int fromAt) {
+    byte[] a = (byte[]) into[at];
+    byte[] b = (byte[]) from[fromAt];
+    for (int i = 0; i < a.length; i++) {
+      a[i] = (byte) Math.max(a[i], b[i]);
+    }
+  }
 }

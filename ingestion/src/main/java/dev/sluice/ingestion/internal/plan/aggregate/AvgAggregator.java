@@ -78,4 +78,20 @@ final class AvgAggregator implements Aggregator {
     BigDecimal avg = ((BigDecimal) buffer[at]).divide(BigDecimal.valueOf(count), t.scale(), RoundingMode.HALF_UP);
     return NumericKind.fit(avg, t);
   }
+
+  @Override
+  public void merge(Object[] into, int at, Object[] from, int fromAt) {
+    long count = (Long) from[fromAt + 1];
+    if (count == 0) {
+      return;
+    }
+    long mine = (Long) into[at + 1];
+    if (!decimal) {
+      into[at] = (mine == 0 ? 0d : (Double) into[at]) + (Double) from[fromAt];
+    } else {
+      into[at] = mine == 0 ? from[fromAt] : into[at] == null || from[fromAt] == null ? null
+          : NumericKind.addDecimal((BigDecimal) into[at], (BigDecimal) from[fromAt], (DecimalType) sumType);
+    }
+    into[at + 1] = mine + count;
+  }
 }

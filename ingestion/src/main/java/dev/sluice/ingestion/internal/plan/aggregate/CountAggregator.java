@@ -42,4 +42,9 @@ final class CountAggregator implements Aggregator {
   public Object result(Object[] buffer, int at) {
     return buffer[at];
   }
+
+  @Override
+  public void merge(Object[] into, int at, Object[] from, int fromAt) {
+    into[at] = (Long) into[at] + (Long) from[fromAt];
+  }
 }

@@ -58,4 +58,12 @@ final class MinMaxAggregator implements Aggregator {
   public Object result(Object[] buffer, int at) {
     return buffer[at];
   }
+
+  @Override
+  public void merge(Object[] into, int at, Object[] from, int fromAt) {
+    Object v = from[fromAt];
+    if (v != null && (into[at] == null || (max ? order.compare(v, into[at]) > 0 : order.compare(v, into[at]) < 0))) {
+      into[at] = v;
+    }
+  }
 }

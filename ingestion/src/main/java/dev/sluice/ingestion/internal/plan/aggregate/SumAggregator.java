@@ -74,4 +74,24 @@ final class SumAggregator implements Aggregator {
   public Object result(Object[] buffer, int at) {
     return buffer[at];
   }
+
+  @Override
+  public void merge(Object[] into, int at, Object[] from, int fromAt) {
+    Object v = from[fromAt];
+    switch (kind) {
+      case LONG -> into[at] = v == null ? into[at] : (into[at] == null ? 0L : (Long) into[at]) + (Long) v;
+      case DOUBLE -> into[at] = v == null ? into[at] : (into[at] == null ? 0d : (Double) into[at]) + (Double) v;
+      case DECIMAL -> {
+        boolean intoEmpty = (Boolean) into[at + 1];
+        boolean fromEmpty = (Boolean) from[fromAt + 1];
+        // A null sum over seen rows is an overflow: it stays null, as one long sum would.
+        if (!fromEmpty) {
+          into[at] = intoEmpty ? v : into[at] == null || v == null ? null
+              : NumericKind.addDecimal((BigDecimal) into[at], (BigDecimal) v, (DecimalType) resultType);
+          into[at + 1] = Boolean.FALSE;
+        }
+      }
+      default -> throw new AssertionError(kind);
+    }
+  }
 }
