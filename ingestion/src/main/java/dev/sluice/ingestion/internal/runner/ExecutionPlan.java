@@ -118,9 +118,10 @@ final class ExecutionPlan implements AutoCloseable {
       } else if (perSource.size() == 1) {
         batch = perSource.get(0);
       } else {
-        List<dev.sluice.table.data.Row> rows = new ArrayList<>();
-        perSource.forEach(b -> rows.addAll(b.rows()));
-        batch = new Batch(perSource.get(0).schema(), rows);
+        // Built through the spilling builder: the union of the parts is no more held in the heap than one part.
+        Batch.Builder all = Batch.builder(perSource.get(0).schema());
+        perSource.forEach(b -> all.addAll(b.rows()));
+        batch = all.build();
       }
       for (Transform t : steps.subList(first, steps.size())) {
         batch = t.apply(batch, info);
