@@ -36,7 +36,7 @@ public final class SinkErrors {
   public static AnalysisException kafkaNoValue(Collection<String> columns) {
     return new AnalysisException("Required attribute 'value' not found: the Kafka sink writes the column 'value'"
         + " (string or binary) as the record value, but the stream has " + columns + ". Add it, e.g. with"
-        + " withColumn(\"value\", \"to_json(...)\") or by renaming a column to value");
+        + " selectExpr(\"CAST(id AS STRING) AS value\") or withColumn(\"value\", \"concat(...)\")");
   }
 
   public static AnalysisException kafkaNoTopic(Collection<String> columns) {

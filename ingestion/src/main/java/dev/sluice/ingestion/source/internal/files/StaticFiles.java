@@ -1,6 +1,7 @@
 package dev.sluice.ingestion.source.internal.files;
 
 import dev.sluice.ingestion.Location;
+import dev.sluice.ingestion.internal.sink.files.FileSinkLog;
 import dev.sluice.ingestion.source.SourceContext;
 import dev.sluice.ingestion.source.internal.SourceOptions;
 import dev.sluice.table.data.CloseableIterator;
@@ -57,6 +58,7 @@ public final class StaticFiles {
     RowLayout layout = new RowLayout(schema, false);
     FileSourceMetrics unused = new FileSourceMetrics(); // every malformed record fails the read instead
     List<Row> out = new ArrayList<>();
+    boolean sinkLog = sinkLogFiles(location).isPresent();
     for (ObjectStatus f : files(location)) {
       String uri = location.store().uriOf(f.key()).toString();
       List<Row> rows = new ArrayList<>();
@@ -71,8 +73,15 @@ public final class StaticFiles {
           }
         }
       }
+      Map<Integer, Object> partitions = sinkLog ? partitionValues(location, f, schema) : Map.of();
       for (Row r : rows) {
-        out.add(dataOf(r, schema.size(), uri));
+        Row data = dataOf(r, schema.size(), uri);
+        if (!partitions.isEmpty()) {
+          Object[] values = data.toArray();
+          partitions.forEach((i, v) -> values[i] = values[i] == null ? v : values[i]);
+          data = Row.of(values);
+        }
+        out.add(data);
       }
     }
     return out;
@@ -128,6 +137,10 @@ public final class StaticFiles {
     if (single.isPresent()) {
       return List.of(single.get());
     }
+    Optional<List<ObjectStatus>> logged = sinkLogFiles(location);
+    if (logged.isPresent()) {
+      return logged.get();
+    }
     String prefix = location.key().isEmpty() ? "" : location.key() + "/";
     List<ObjectStatus> out = new ArrayList<>();
     boolean any = false;
@@ -142,6 +155,46 @@ public final class StaticFiles {
     }
     if (!any && !isLocalFolder(location)) {
       throw FileSourceErrors.missingStaticPath(what, location.toString());
+    }
+    return out;
+  }
+
+  /**
+   * The files a file sink's log ({@code _spark_metadata}) names, when the folder has one: as Spark does, only
+   * they are the folder's data, so files of a crashed attempt (not in the log) are not read.
+   */
+  private static Optional<List<ObjectStatus>> sinkLogFiles(Location location) {
+    FileSinkLog log = new FileSinkLog(location.store(), location.key());
+    if (!log.exists()) {
+      return Optional.empty();
+    }
+    List<ObjectStatus> out = new ArrayList<>();
+    for (FileSinkLog.Entry e : log.files()) {
+      String key = log.keyOf(e).orElseThrow(() -> new IllegalStateException("The file sink log of " + location
+          + " names " + e.path() + ", which is outside the store " + location.store().root() + ": the folder was"
+          + " moved after it was written. Fix: read it where it was written, or delete " + FileSinkLog.DIR
+          + " to read every file of the folder"));
+      out.add(new ObjectStatus(key, e.size(), e.modificationTime()));
+    }
+    return Optional.of(out);
+  }
+
+  /** Schema columns filled from the {@code col=value} folders of a sink-written file, by ordinal. */
+  private static Map<Integer, Object> partitionValues(Location location, ObjectStatus f, StructType schema) {
+    String prefix = location.key().isEmpty() ? "" : location.key() + "/";
+    String relative = f.key().startsWith(prefix) ? f.key().substring(prefix.length()) : f.key();
+    Map<Integer, Object> out = new java.util.HashMap<>();
+    for (Map.Entry<String, String> e : FileSinkLog.partitionValues(relative).entrySet()) {
+      int i = schema.indexOf(e.getKey());
+      if (i >= 0 && e.getValue() != null) {
+        try {
+          out.put(i, TextValues.parse(e.getValue(), schema.field(i).type(), e.getKey()));
+        } catch (TextValues.BadValue bad) {
+          throw new IllegalStateException("The partition folder " + e.getKey() + "=" + e.getValue() + " of "
+              + location.store().uriOf(f.key()) + " does not fit column " + e.getKey() + " "
+              + schema.field(i).type().typeName() + ": " + bad.getMessage() + "; fix the declared schema", bad);
+        }
+      }
     }
     return out;
   }
