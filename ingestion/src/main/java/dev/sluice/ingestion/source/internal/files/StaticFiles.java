@@ -55,34 +55,52 @@ public final class StaticFiles {
    */
   public static List<Row> read(Location location, String format, StructType schema, Map<String, String> options) {
     FileSourceOptions parsed = check(format, options);
-    RowLayout layout = new RowLayout(schema, false);
-    FileSourceMetrics unused = new FileSourceMetrics(); // every malformed record fails the read instead
     List<Row> out = new ArrayList<>();
     boolean sinkLog = sinkLogFiles(location).isPresent();
     for (ObjectStatus f : files(location)) {
-      String uri = location.store().uriOf(f.key()).toString();
-      List<Row> rows = new ArrayList<>();
-      switch (format) {
-        case "json" -> new TextFileReader(new JsonLineParser(schema), layout, false, false, unused)
-            .read(text(location, f, uri), uri, rows);
-        case "csv" -> new TextFileReader(new CsvLineParser(schema, parsed.csv()), layout, false, parsed.csv().header(),
-            unused).read(text(location, f, uri), uri, rows);
-        default -> {
-          try (CloseableIterator<Row> it = ParquetDataReader.read(location.store(), f.key(), f.size(), schema)) {
-            it.forEachRemaining(r -> rows.add(layout.row(r.toArray(), uri, null, null)));
-          }
-        }
-      }
+      // A file sink leaves partition columns out of the files: their values are in the folder names.
       Map<Integer, Object> partitions = sinkLog ? partitionValues(location, f, schema) : Map.of();
-      for (Row r : rows) {
-        Row data = dataOf(r, schema.size(), uri);
-        if (!partitions.isEmpty()) {
-          Object[] values = data.toArray();
-          partitions.forEach((i, v) -> values[i] = values[i] == null ? v : values[i]);
-          data = Row.of(values);
+      StructType fileSchema = StructType.empty();
+      for (int i = 0; i < schema.size(); i++) {
+        if (!partitions.containsKey(i)) {
+          fileSchema = fileSchema.add(schema.field(i));
         }
-        out.add(data);
       }
+      for (Row r : readFile(location, f, format, fileSchema, parsed)) {
+        if (partitions.isEmpty()) {
+          out.add(r);
+          continue;
+        }
+        Object[] values = new Object[schema.size()];
+        for (int i = 0, j = 0; i < values.length; i++) {
+          values[i] = partitions.containsKey(i) ? partitions.get(i) : r.get(j++);
+        }
+        out.add(Row.of(values));
+      }
+    }
+    return out;
+  }
+
+  private static List<Row> readFile(Location location, ObjectStatus f, String format, StructType schema,
+      FileSourceOptions parsed) {
+    String uri = location.store().uriOf(f.key()).toString();
+    RowLayout layout = new RowLayout(schema, false);
+    FileSourceMetrics unused = new FileSourceMetrics(); // every malformed record fails the read instead
+    List<Row> rows = new ArrayList<>();
+    switch (format) {
+      case "json" -> new TextFileReader(new JsonLineParser(schema), layout, false, false, unused)
+          .read(text(location, f, uri), uri, rows);
+      case "csv" -> new TextFileReader(new CsvLineParser(schema, parsed.csv()), layout, false, parsed.csv().header(),
+          unused).read(text(location, f, uri), uri, rows);
+      default -> {
+        try (CloseableIterator<Row> it = ParquetDataReader.read(location.store(), f.key(), f.size(), schema)) {
+          it.forEachRemaining(r -> rows.add(layout.row(r.toArray(), uri, null, null)));
+        }
+      }
+    }
+    List<Row> out = new ArrayList<>(rows.size());
+    for (Row r : rows) {
+      out.add(dataOf(r, schema.size(), uri));
     }
     return out;
   }
@@ -179,16 +197,16 @@ public final class StaticFiles {
     return Optional.of(out);
   }
 
-  /** Schema columns filled from the {@code col=value} folders of a sink-written file, by ordinal. */
+  /** Schema columns filled from the {@code col=value} folders of a sink-written file, by ordinal (null values kept). */
   private static Map<Integer, Object> partitionValues(Location location, ObjectStatus f, StructType schema) {
     String prefix = location.key().isEmpty() ? "" : location.key() + "/";
     String relative = f.key().startsWith(prefix) ? f.key().substring(prefix.length()) : f.key();
     Map<Integer, Object> out = new java.util.HashMap<>();
     for (Map.Entry<String, String> e : FileSinkLog.partitionValues(relative).entrySet()) {
       int i = schema.indexOf(e.getKey());
-      if (i >= 0 && e.getValue() != null) {
+      if (i >= 0) {
         try {
-          out.put(i, TextValues.parse(e.getValue(), schema.field(i).type(), e.getKey()));
+          out.put(i, e.getValue() == null ? null : TextValues.parse(e.getValue(), schema.field(i).type(), e.getKey()));
         } catch (TextValues.BadValue bad) {
           throw new IllegalStateException("The partition folder " + e.getKey() + "=" + e.getValue() + " of "
               + location.store().uriOf(f.key()) + " does not fit column " + e.getKey() + " "
