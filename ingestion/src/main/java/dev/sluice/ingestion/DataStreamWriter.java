@@ -214,6 +214,19 @@ public final class DataStreamWriter {
     return launch(checkpoint, prepared::open, prepared.description());
   }
 
+  /** Options of another sink (e.g. {@code topic} given to the delta sink) would be ignored in silence: refuse them. */
+  private void checkOptionsBelongTo(String sinkFormat) {
+    SinkProvider plugin = PLUGINS.get(sinkFormat);
+    for (String key : options.keySet()) {
+      boolean own = OPTIONS.contains(key) || (plugin != null && (plugin.options().contains(key)
+          || plugin.optionPrefixes().stream().anyMatch(key::startsWith)));
+      if (!own) {
+        throw new IllegalArgumentException("Option '" + key + "' is not an option of the " + sinkFormat + " sink (it"
+            + " belongs to another sink format): remove it, or pick the format it belongs to");
+      }
+    }
+  }
+
   private static boolean isPluginOption(String key) {
     return PLUGINS.values().stream().anyMatch(p -> p.options().contains(key)
         || p.optionPrefixes().stream().anyMatch(key::startsWith));
@@ -253,6 +266,7 @@ public final class DataStreamWriter {
   }
 
   private StreamingQuery launch(Location checkpoint, Function<UUID, Sink> sink, String description) {
+    checkOptionsBelongTo(format);
     int retain = Integer.parseInt(options.getOrDefault("minbatchestoretain", "100"));
     Analyzer.check(frame.steps(), outputMode, format);
     List<TransformSpec> transforms = new ArrayList<>();

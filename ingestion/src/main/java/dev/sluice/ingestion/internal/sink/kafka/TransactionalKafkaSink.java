@@ -49,15 +49,20 @@ final class TransactionalKafkaSink implements Sink {
     this.transactionalId = transactionalId(queryId);
     this.producer = new KafkaProducer<>(options.producerConfig(Map.of(
         ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId, ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true")));
-    this.admin = Admin.create(options.adminConfig());
+    Admin created = null;
     try {
+      created = Admin.create(options.adminConfig());
       producer.initTransactions();
     } catch (RuntimeException e) {
-      closeQuietly();
+      producer.close(Duration.ZERO);
+      if (created != null) {
+        created.close(Duration.ZERO);
+      }
       throw new IllegalStateException("Starting Kafka transactions with transactional id " + transactionalId
           + " failed: " + e + ". The brokers must allow transactions (transaction.state.log.* settings), and the"
           + " principal needs Write and Describe on that transactional id", e);
     }
+    this.admin = created;
     this.markers = new BatchMarkers(admin, transactionalId);
     this.sender = new BatchSender(options.topic());
     this.interceptor = interceptor;
