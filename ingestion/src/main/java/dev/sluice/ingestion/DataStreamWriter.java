@@ -59,7 +59,7 @@ public final class DataStreamWriter {
     this.frame = frame;
   }
 
-  /** {@code delta} (default), {@code console}, {@code memory}. */
+  /** {@code delta} (default), {@code console}, {@code memory}, and the plugins {@code kafka}, {@code json}, {@code csv}, {@code parquet}. */
   public DataStreamWriter format(String value) {
     String f = value.toLowerCase(Locale.ROOT);
     if (!FORMATS.contains(f) && !PLUGINS.containsKey(f)) {
@@ -95,7 +95,9 @@ public final class DataStreamWriter {
    * {@code checkpointLocation}, {@code mergeSchema}, {@code minBatchesToRetain} (default 100), console
    * {@code numRows}/{@code truncate}, {@code runnerLeaseTimeout} (default 10 seconds), {@code runnerLeaseWait}
    * (how long to wait for another live runner of the query; default the session's, zero), {@code watermarkPolicy}, {@code lateRowsTable}, {@code maxFutureSkew}
-   * (default {@value #DEFAULT_MAX_FUTURE_SKEW}).
+   * (default {@value #DEFAULT_MAX_FUTURE_SKEW}); the kafka sink's {@code kafka.*}, {@code topic},
+   * {@code deliveryGuarantee}; the file sinks' {@code path}, {@code compression}, {@code maxRecordsPerFile} and csv
+   * {@code header}, {@code sep}, {@code quote}, {@code escape}, {@code nullValue}.
    */
   public DataStreamWriter option(String key, String value) {
     if (!OPTIONS.contains(key.toLowerCase(Locale.ROOT)) && !isPluginOption(key.toLowerCase(Locale.ROOT))) {

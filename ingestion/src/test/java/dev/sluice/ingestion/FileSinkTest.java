@@ -214,6 +214,9 @@ class FileSinkTest {
           .hasMessageContaining("The csv sink needs option path");
       assertThatThrownBy(() -> frame.writeStream().format("json").option("colour", "red"))
           .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Unknown writeStream option 'colour'");
+      assertThatThrownBy(() -> frame.writeStream().option("header", "true").toTable(dir.resolve("t").toString()))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("Option 'header' is not an option of the delta sink");
     }
   }
 

@@ -219,6 +219,44 @@ class KafkaSinkIT {
   }
 
   @Test
+  void headersColumnBecomesRecordHeaders() throws Exception {
+    String topic = newTopic(1);
+    Landing.write(dir.resolve("landing"), 0, 1, 3);
+    dev.sluice.table.types.StructType header = dev.sluice.table.types.StructType.of(
+        dev.sluice.table.types.StructField.of("key", dev.sluice.table.types.PrimitiveType.STRING),
+        dev.sluice.table.types.StructField.of("value", dev.sluice.table.types.PrimitiveType.BINARY));
+    dev.sluice.table.types.StructType out = dev.sluice.table.types.StructType.of(
+        dev.sluice.table.types.StructField.of("value", dev.sluice.table.types.PrimitiveType.STRING),
+        dev.sluice.table.types.StructField.of("headers", new dev.sluice.table.types.ArrayType(header, false)));
+    try (SluiceSession session = SluiceSession.create()) {
+      session.readStream().format("json").schema(Landing.SCHEMA).load(dir.resolve("landing").toString())
+          .mapBatches("with headers", new BatchTransformer() {
+            @Override
+            public dev.sluice.table.types.StructType outputSchema(dev.sluice.table.types.StructType input) {
+              return out;
+            }
+
+            @Override
+            public Batch apply(Batch batch, Context context) {
+              return new Batch(out, batch.rows().stream().map(r -> dev.sluice.table.data.Row.of(
+                  String.valueOf(r.get(0)), List.of(dev.sluice.table.data.Row.of("source",
+                      ((String) r.get(1)).getBytes(StandardCharsets.UTF_8))))).toList());
+            }
+          })
+          .writeStream().format("kafka").trigger(Trigger.availableNow())
+          .option("kafka.bootstrap.servers", broker.bootstrap()).option("topic", topic)
+          .option("checkpointLocation", dir.resolve("ckpt").toString()).start().awaitTermination();
+    }
+    List<ConsumerRecord<byte[], byte[]>> records = broker.readCommitted(topic);
+    assertThat(records).hasSize(3);
+    for (ConsumerRecord<byte[], byte[]> r : records) {
+      long id = Long.parseLong(new String(r.value(), StandardCharsets.UTF_8));
+      assertThat(new String(r.headers().lastHeader("source").value(), StandardCharsets.UTF_8))
+          .isEqualTo(id % 5 == 0 ? "test" : "open");
+    }
+  }
+
+  @Test
   void aStreamWithoutValueFailsWithSparksMessage() throws Exception {
     String topic = newTopic(1);
     Landing.write(dir.resolve("landing"), 0, 1, 10);

@@ -54,7 +54,13 @@ final class FileSink implements Sink {
     bind(batch.schema());
     List<FileSinkLog.Entry> written = write(batch);
     interceptor.at(SinkInterceptor.Step.DATA_WRITTEN, batchId);
-    log.add(batchId, written);
+    try {
+      log.add(batchId, written);
+    } catch (dev.sluice.table.exceptions.ObjectAlreadyExistsException e) {
+      throw new IllegalStateException("Batch " + batchId + " is already in the sink log of " + folder + ": another"
+          + " query writes to this folder (a file sink's folder takes one query, as in Spark). Its files of this"
+          + " attempt are not output. Fix: give each query its own output folder", e);
+    }
     latest = OptionalLong.of(batchId);
     return batch.size();
   }
