@@ -9,7 +9,9 @@ import picocli.CommandLine;
 /**
  * Runs the table-format and streaming engine benchmarks and prints one JSON line per figure.
  *
- * <p>Usage: {@code Bench [append|writer|snapshot|merge|ingest|microbatch|state|sessions|windows|all|pipeline|scheduler] [--rows N] [--dir DIR]}.
+ * <p>Usage: {@code Bench [append|writer|snapshot|merge|ingest|microbatch|state|sessions|windows|all|pipeline|scheduler|kafka-sink] [--rows N] [--dir DIR]}.
+ * {@code kafka-sink} (not part of {@code all}) compares the Kafka sink's at-least-once and exactly-once throughput
+ * on an in-process broker ({@link KafkaSinkBench}; {@code --rows} default 2,000,000 in 20 batches).
  * Figures are measured on a warm JVM after a smaller warm-up pass; they are not assertions. {@code pipeline} (not
  * part of {@code all}: it takes minutes) runs {@code --rows} order events through examples/orders, bronze to gold
  * in this JVM. {@code sessions} (not part of {@code all}) runs 1 M users' sessions through flatMapGroupsWithState
@@ -86,6 +88,9 @@ public final class Bench {
     if (which.equals("scheduler")) {
       System.out.println(Json.write(SchedulerBench.run(dir.resolve("scheduler"), pipelines, nodes, seconds,
           java.util.Optional.ofNullable(dbUrl))));
+    }
+    if (which.equals("kafka-sink")) {
+      System.out.println(Json.write(KafkaSinkBench.run(dir.resolve("kafka-sink"), rows, 20)));
     }
     if (which.equals("pipeline")) {
       PipelineBench.run(dir.resolve("pipeline"), rows).forEach(figure -> System.out.println(Json.write(figure)));

@@ -9,6 +9,8 @@ import dev.sluice.ingestion.internal.sink.DeltaSink;
 import dev.sluice.ingestion.internal.sink.ForeachBatchSink;
 import dev.sluice.ingestion.internal.sink.MemorySink;
 import dev.sluice.ingestion.sink.Sink;
+import dev.sluice.ingestion.sink.SinkContext;
+import dev.sluice.ingestion.sink.SinkProvider;
 import dev.sluice.ingestion.state.StateStoreSettings;
 import dev.sluice.table.Table;
 import java.nio.file.Files;
@@ -18,6 +20,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
@@ -34,6 +37,8 @@ public final class DataStreamWriter {
   private static final Set<String> OPTIONS = Set.of("checkpointlocation", "mergeschema", "minbatchestoretain",
       "numrows", "truncate", "runnerleasetimeout", "runnerleasewait", "watermarkpolicy", "laterowstable", "maxfutureskew",
       "statestore", "statestore.rocksdb.memory", "statestore.localdir", "statestore.snapshotinterval");
+  /** Plugin sinks (kafka, json, csv, parquet) by format name, found with ServiceLoader. */
+  private static final Map<String, SinkProvider> PLUGINS = plugins();
 
   /**
    * Option {@code maxFutureSkew}: how far after the batch's timestamp an event time may be and still move the
@@ -56,11 +61,13 @@ public final class DataStreamWriter {
     this.frame = frame;
   }
 
-  /** {@code delta} (default), {@code console}, {@code memory}. */
+  /** {@code delta} (default), {@code console}, {@code memory}, and the plugins {@code kafka}, {@code json}, {@code csv}, {@code parquet}. */
   public DataStreamWriter format(String value) {
     String f = value.toLowerCase(Locale.ROOT);
-    if (!FORMATS.contains(f)) {
-      throw new IllegalArgumentException("Unknown sink format '" + value + "'; use one of " + new TreeSet<>(FORMATS));
+    if (!FORMATS.contains(f) && !PLUGINS.containsKey(f)) {
+      Set<String> known = new TreeSet<>(FORMATS);
+      known.addAll(PLUGINS.keySet());
+      throw new IllegalArgumentException("Unknown sink format '" + value + "'; use one of " + known);
     }
     this.format = f;
     return this;
@@ -94,13 +101,16 @@ public final class DataStreamWriter {
    * {@code rocksdb}; default the session's), {@code stateStore.rocksdb.memory} (native memory shared by the query's
    * RocksDB stores, e.g. {@code 64m}, the default), {@code stateStore.localDir} (RocksDB's working copies; default
    * {@code <java.io.tmpdir>/sluice-state}), {@code stateStore.snapshotInterval} (versions between snapshots,
-   * default 10).
+   * default 10); the kafka sink's {@code kafka.*}, {@code topic},
+   * {@code deliveryGuarantee}; the file sinks' {@code path}, {@code compression}, {@code maxRecordsPerFile} and csv
+   * {@code header}, {@code sep}, {@code quote}, {@code escape}, {@code nullValue}.
    */
   public DataStreamWriter option(String key, String value) {
-    if (!OPTIONS.contains(key.toLowerCase(Locale.ROOT))) {
+    if (!OPTIONS.contains(key.toLowerCase(Locale.ROOT)) && !isPluginOption(key.toLowerCase(Locale.ROOT))) {
       throw new IllegalArgumentException("Unknown writeStream option '" + key + "'; accepted: checkpointLocation,"
           + " mergeSchema, minBatchesToRetain, numRows, truncate, runnerLeaseTimeout, runnerLeaseWait, watermarkPolicy, lateRowsTable, maxFutureSkew,"
-          + " stateStore, stateStore.rocksdb.memory, stateStore.localDir, stateStore.snapshotInterval");
+          + " stateStore, stateStore.rocksdb.memory, stateStore.localDir, stateStore.snapshotInterval"
+          + "; for the kafka, json, csv and parquet sinks also: " + pluginOptionNames());
     }
     options.put(key.toLowerCase(Locale.ROOT), value);
     return this;
@@ -132,6 +142,10 @@ public final class DataStreamWriter {
    *     table, and a path given to them would otherwise be written as a Delta table in silence
    */
   public StreamingQuery start(String path) {
+    if (PLUGINS.containsKey(format)) {
+      options.put("path", path);
+      return startPlugin();
+    }
     if (!format.equals("delta")) {
       throw new IllegalArgumentException("The " + (format.equals("foreachbatch") ? "foreachBatch" : format)
           + " sink writes no table, so it takes no path (got '" + path + "'): call start() without a path, or"
@@ -150,6 +164,9 @@ public final class DataStreamWriter {
 
   /** Starts a sink without a path (console, memory, foreachBatch). */
   public StreamingQuery start() {
+    if (PLUGINS.containsKey(format)) {
+      return startPlugin();
+    }
     if (format.equals("delta")) {
       throw new IllegalArgumentException("The delta sink needs a table path: call toTable(path) or start(path)");
     }
@@ -189,6 +206,58 @@ public final class DataStreamWriter {
     return launch(checkpoint, sink, description);
   }
 
+  /**
+   * Starts a plugin sink: it checks its options and the output mode first; the checkpoint defaults to
+   * {@code <path>/_checkpoints/<query name>} for sinks with a path and is required otherwise.
+   */
+  private StreamingQuery startPlugin() {
+    Optional<Location> path = Optional.ofNullable(options.get("path")).map(session::location);
+    SinkProvider.PreparedSink prepared = PLUGINS.get(format).prepare(format,
+        new SinkContext(options, path, Optional.ofNullable(queryName), outputMode, partitionBy));
+    String name = queryName == null ? "default" : queryName;
+    Location checkpoint = Optional.ofNullable(options.get("checkpointlocation")).map(session::location)
+        .or(() -> path.map(p -> p.resolve("_checkpoints/" + name)))
+        .orElseThrow(() -> new IllegalArgumentException("The " + format + " sink needs option checkpointLocation, so"
+            + " that a restart resumes exactly where the query stopped (and, with Kafka transactions, keeps the same"
+            + " transactional id)"));
+    return launch(checkpoint, prepared::open, prepared.description());
+  }
+
+  /** Options of another sink (e.g. {@code topic} given to the delta sink) would be ignored in silence: refuse them. */
+  private void checkOptionsBelongTo(String sinkFormat) {
+    SinkProvider plugin = PLUGINS.get(sinkFormat);
+    for (String key : options.keySet()) {
+      boolean own = OPTIONS.contains(key) || (plugin != null && (plugin.options().contains(key)
+          || plugin.optionPrefixes().stream().anyMatch(key::startsWith)));
+      if (!own) {
+        throw new IllegalArgumentException("Option '" + key + "' is not an option of the " + sinkFormat + " sink (it"
+            + " belongs to another sink format): remove it, or pick the format it belongs to");
+      }
+    }
+  }
+
+  private static boolean isPluginOption(String key) {
+    return PLUGINS.values().stream().anyMatch(p -> p.options().contains(key)
+        || p.optionPrefixes().stream().anyMatch(key::startsWith));
+  }
+
+  private static String pluginOptionNames() {
+    Set<String> names = new TreeSet<>();
+    PLUGINS.values().forEach(p -> {
+      names.addAll(p.options());
+      p.optionPrefixes().forEach(prefix -> names.add(prefix + "*"));
+    });
+    return String.join(", ", names);
+  }
+
+  private static Map<String, SinkProvider> plugins() {
+    Map<String, SinkProvider> out = new LinkedHashMap<>();
+    for (SinkProvider p : ServiceLoader.load(SinkProvider.class, DataStreamWriter.class.getClassLoader())) {
+      p.formats().forEach(f -> out.put(f.toLowerCase(Locale.ROOT), p));
+    }
+    return Map.copyOf(out);
+  }
+
   private boolean watermarkPolicy() {
     String policy = options.getOrDefault("watermarkpolicy", "min").toLowerCase(Locale.ROOT);
     if (!policy.equals("min") && !policy.equals("max")) {
@@ -210,6 +279,7 @@ public final class DataStreamWriter {
   }
 
   private StreamingQuery launch(Location checkpoint, Function<UUID, Sink> sink, String description) {
+    checkOptionsBelongTo(format);
     int retain = Integer.parseInt(options.getOrDefault("minbatchestoretain", "100"));
     Analyzer.check(frame.steps(), outputMode, format);
     List<TransformSpec> transforms = new ArrayList<>();

@@ -75,6 +75,20 @@ public final class SluiceSession implements AutoCloseable {
     return StaticTable.files(location(pathOrUri), format, schema);
   }
 
+  /**
+   * Reads data files ({@code json}, {@code csv} or {@code parquet}) at once, like Spark's {@code spark.read}: a
+   * folder a file sink wrote is read through its {@code _spark_metadata} log (only the files of committed
+   * batches, with the values of {@code col=value} partition folders), any other folder file by file. The rows
+   * are held in memory: for small outputs and checks, not for large tables.
+   *
+   * @throws IllegalArgumentException for an unknown format or option, or nothing at the path
+   */
+  public List<Row> readFiles(String pathOrUri, String format, dev.sluice.table.types.StructType schema,
+      Map<String, String> options) {
+    return dev.sluice.ingestion.source.internal.files.StaticFiles.read(location(pathOrUri),
+        format.toLowerCase(java.util.Locale.ROOT), schema, options);
+  }
+
   /** The rows a {@code memory} sink of this session has received so far. */
   public List<Row> memoryTable(String name) {
     MemorySink sink = memorySinks.get(name);

@@ -6,7 +6,7 @@ import dev.sluice.ingestion.Batch;
  * Where a query's batches go. {@link #addBatch} must be idempotent per batch id: after a crash the
  * runner may call it again for a batch whose effect is already durable (it then has no effect).
  */
-public interface Sink {
+public interface Sink extends AutoCloseable {
   /**
    * What {@link #addBatch} returns when it found the batch already committed (its {@code txn} is in the
    * table): the batch was re-run after a crash, and its rows must not be counted again.
@@ -26,4 +26,8 @@ public interface Sink {
 
   /** A one-line description for progress reports. */
   String description();
+
+  /** Releases what the sink holds (e.g. a Kafka producer); the runner calls it once when the query ends. */
+  @Override
+  default void close() {}
 }

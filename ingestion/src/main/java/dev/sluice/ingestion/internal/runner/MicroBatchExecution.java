@@ -157,9 +157,10 @@ public final class MicroBatchExecution implements StreamingQuery {
         l.onQueryStarted(this);
       }
       try (ExecutionPlan plan = bound) {
-        Sink sink = spec.sinkFactory().apply(id);
         LateRowsWriter late = spec.lateRowsTable().map(t -> new LateRowsWriter(t, id)).orElse(null);
-        new Loop(checkpoint, sources, limits, plan, sink, late).run();
+        try (Sink sink = spec.sinkFactory().apply(id)) {
+          new Loop(checkpoint, sources, limits, plan, sink, late).run();
+        }
       }
       status = new QueryStatus("Stopped", false, false);
     } catch (Throwable t) {

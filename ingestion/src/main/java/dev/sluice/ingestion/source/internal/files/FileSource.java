@@ -161,11 +161,12 @@ final class FileSource implements Source {
     long settledBefore = clock.millis() - settleMs;
     List<FileEntry> out = new ArrayList<>();
     List<FileEntry> young = new ArrayList<>();
+    java.util.Set<String> logged = sinkLogKeys();
     try (CloseableIterator<ObjectStatus> it = folder.store().list(prefix)) {
       while (it.hasNext()) {
         ObjectStatus s = it.next();
         FileEntry f = new FileEntry(s.key(), s.size(), s.modificationTime());
-        if (isHidden(s.key().substring(prefix.length()))) {
+        if (isHidden(s.key().substring(prefix.length())) || (logged != null && !logged.contains(s.key()))) {
           continue;
         }
         FileEntry taken = seen.taken(f.key());
@@ -179,6 +180,21 @@ final class FileSource implements Source {
     out.sort(options.latestFirst() ? FileEntry.NEWEST_FIRST : FileEntry.OLDEST_FIRST);
     settling = !young.isEmpty();
     return new Listing(out, young);
+  }
+
+  /**
+   * The files a file sink's log ({@code _spark_metadata}) names when the folder is a file sink's output, else
+   * null: as in Spark, only logged files are data, so a sink's crashed attempts are never read.
+   */
+  private java.util.Set<String> sinkLogKeys() {
+    dev.sluice.ingestion.internal.sink.files.FileSinkLog log =
+        new dev.sluice.ingestion.internal.sink.files.FileSinkLog(folder.store(), folder.key());
+    if (!log.exists()) {
+      return null;
+    }
+    java.util.Set<String> out = new java.util.HashSet<>();
+    log.files().forEach(e -> log.keyOf(e).ifPresent(out::add));
+    return out;
   }
 
   /** Once per change and run: the new content of a taken file is never read, so it must not go unnoticed. */

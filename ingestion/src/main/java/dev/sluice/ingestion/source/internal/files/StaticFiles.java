@@ -1,6 +1,7 @@
 package dev.sluice.ingestion.source.internal.files;
 
 import dev.sluice.ingestion.Location;
+import dev.sluice.ingestion.internal.sink.files.FileSinkLog;
 import dev.sluice.ingestion.source.SourceContext;
 import dev.sluice.ingestion.source.internal.SourceOptions;
 import dev.sluice.table.data.CloseableIterator;
@@ -54,26 +55,52 @@ public final class StaticFiles {
    */
   public static List<Row> read(Location location, String format, StructType schema, Map<String, String> options) {
     FileSourceOptions parsed = check(format, options);
-    RowLayout layout = new RowLayout(schema, false);
-    FileSourceMetrics unused = new FileSourceMetrics(); // every malformed record fails the read instead
     List<Row> out = new ArrayList<>();
+    boolean sinkLog = sinkLogFiles(location).isPresent();
     for (ObjectStatus f : files(location)) {
-      String uri = location.store().uriOf(f.key()).toString();
-      List<Row> rows = new ArrayList<>();
-      switch (format) {
-        case "json" -> new TextFileReader(new JsonLineParser(schema), layout, false, false, unused)
-            .read(text(location, f, uri), uri, rows);
-        case "csv" -> new TextFileReader(new CsvLineParser(schema, parsed.csv()), layout, false, parsed.csv().header(),
-            unused).read(text(location, f, uri), uri, rows);
-        default -> {
-          try (CloseableIterator<Row> it = ParquetDataReader.read(location.store(), f.key(), f.size(), schema)) {
-            it.forEachRemaining(r -> rows.add(layout.row(r.toArray(), uri, null, null)));
-          }
+      // A file sink leaves partition columns out of the files: their values are in the folder names.
+      Map<Integer, Object> partitions = sinkLog ? partitionValues(location, f, schema) : Map.of();
+      StructType fileSchema = StructType.empty();
+      for (int i = 0; i < schema.size(); i++) {
+        if (!partitions.containsKey(i)) {
+          fileSchema = fileSchema.add(schema.field(i));
         }
       }
-      for (Row r : rows) {
-        out.add(dataOf(r, schema.size(), uri));
+      for (Row r : readFile(location, f, format, fileSchema, parsed)) {
+        if (partitions.isEmpty()) {
+          out.add(r);
+          continue;
+        }
+        Object[] values = new Object[schema.size()];
+        for (int i = 0, j = 0; i < values.length; i++) {
+          values[i] = partitions.containsKey(i) ? partitions.get(i) : r.get(j++);
+        }
+        out.add(Row.of(values));
       }
+    }
+    return out;
+  }
+
+  private static List<Row> readFile(Location location, ObjectStatus f, String format, StructType schema,
+      FileSourceOptions parsed) {
+    String uri = location.store().uriOf(f.key()).toString();
+    RowLayout layout = new RowLayout(schema, false);
+    FileSourceMetrics unused = new FileSourceMetrics(); // every malformed record fails the read instead
+    List<Row> rows = new ArrayList<>();
+    switch (format) {
+      case "json" -> new TextFileReader(new JsonLineParser(schema), layout, false, false, unused)
+          .read(text(location, f, uri), uri, rows);
+      case "csv" -> new TextFileReader(new CsvLineParser(schema, parsed.csv()), layout, false, parsed.csv().header(),
+          unused).read(text(location, f, uri), uri, rows);
+      default -> {
+        try (CloseableIterator<Row> it = ParquetDataReader.read(location.store(), f.key(), f.size(), schema)) {
+          it.forEachRemaining(r -> rows.add(layout.row(r.toArray(), uri, null, null)));
+        }
+      }
+    }
+    List<Row> out = new ArrayList<>(rows.size());
+    for (Row r : rows) {
+      out.add(dataOf(r, schema.size(), uri));
     }
     return out;
   }
@@ -128,6 +155,10 @@ public final class StaticFiles {
     if (single.isPresent()) {
       return List.of(single.get());
     }
+    Optional<List<ObjectStatus>> logged = sinkLogFiles(location);
+    if (logged.isPresent()) {
+      return logged.get();
+    }
     String prefix = location.key().isEmpty() ? "" : location.key() + "/";
     List<ObjectStatus> out = new ArrayList<>();
     boolean any = false;
@@ -142,6 +173,46 @@ public final class StaticFiles {
     }
     if (!any && !isLocalFolder(location)) {
       throw FileSourceErrors.missingStaticPath(what, location.toString());
+    }
+    return out;
+  }
+
+  /**
+   * The files a file sink's log ({@code _spark_metadata}) names, when the folder has one: as Spark does, only
+   * they are the folder's data, so files of a crashed attempt (not in the log) are not read.
+   */
+  private static Optional<List<ObjectStatus>> sinkLogFiles(Location location) {
+    FileSinkLog log = new FileSinkLog(location.store(), location.key());
+    if (!log.exists()) {
+      return Optional.empty();
+    }
+    List<ObjectStatus> out = new ArrayList<>();
+    for (FileSinkLog.Entry e : log.files()) {
+      String key = log.keyOf(e).orElseThrow(() -> new IllegalStateException("The file sink log of " + location
+          + " names " + e.path() + ", which is outside the store " + location.store().root() + ": the folder was"
+          + " moved after it was written. Fix: read it where it was written, or delete " + FileSinkLog.DIR
+          + " to read every file of the folder"));
+      out.add(new ObjectStatus(key, e.size(), e.modificationTime()));
+    }
+    return Optional.of(out);
+  }
+
+  /** Schema columns filled from the {@code col=value} folders of a sink-written file, by ordinal (null values kept). */
+  private static Map<Integer, Object> partitionValues(Location location, ObjectStatus f, StructType schema) {
+    String prefix = location.key().isEmpty() ? "" : location.key() + "/";
+    String relative = f.key().startsWith(prefix) ? f.key().substring(prefix.length()) : f.key();
+    Map<Integer, Object> out = new java.util.HashMap<>();
+    for (Map.Entry<String, String> e : FileSinkLog.partitionValues(relative).entrySet()) {
+      int i = schema.indexOf(e.getKey());
+      if (i >= 0) {
+        try {
+          out.put(i, e.getValue() == null ? null : TextValues.parse(e.getValue(), schema.field(i).type(), e.getKey()));
+        } catch (TextValues.BadValue bad) {
+          throw new IllegalStateException("The partition folder " + e.getKey() + "=" + e.getValue() + " of "
+              + location.store().uriOf(f.key()) + " does not fit column " + e.getKey() + " "
+              + schema.field(i).type().typeName() + ": " + bad.getMessage() + "; fix the declared schema", bad);
+        }
+      }
     }
     return out;
   }

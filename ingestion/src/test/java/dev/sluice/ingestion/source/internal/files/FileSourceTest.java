@@ -77,7 +77,7 @@ class FileSourceTest {
     write("a.json", T0 + 1000, 1);
     write("_temporary.json", T0, 9);
     write(".partial.json", T0, 9);
-    write("_spark_metadata/0", T0, 9);
+    write("_logs/0", T0, 9); // (_spark_metadata is a file sink's log: FileSinkTest covers it)
     write("day=1/d.json", T0 + 1500, 4);
     FileSource s = source(Map.of("maxFilesPerTrigger", "1"));
     Optional<SourceOffset> start = Optional.empty();
