@@ -12,8 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A stateful query whose state has more keys than a 512 MB heap could hold as rows runs there on RocksDB: a child
  * JVM with {@code -Xmx512m} deduplicates {@code sluice.it.largeStateKeys} distinct ids (default 1,000,000 to stay
- * within the test budget on a 2-core machine; the README quotes the 10,000,000-key run of
- * {@code bench/run.sh state}) and aggregates them by window and key.
+ * within the test budget on a 2-core machine; {@code bench/run.sh state --keys 10000000} runs the full size) and aggregates them by window and key.
  */
 class RocksDbLargeStateIT {
   @TempDir
