@@ -1,9 +1,11 @@
 package dev.sluice.ingestion;
 
 import dev.sluice.ingestion.internal.spill.BatchRows;
+import dev.sluice.ingestion.internal.spill.KeptRows;
 import dev.sluice.ingestion.internal.spill.RowBuffer;
 import dev.sluice.table.data.Row;
 import dev.sluice.table.types.StructType;
+import java.util.BitSet;
 import java.util.Iterator;
 import java.util.List;
 
@@ -53,6 +55,14 @@ public record Batch(StructType schema, List<Row> rows) {
   /** The rows in order; streams them from disk when the batch spilled. */
   public Iterator<Row> iterator() {
     return rows.iterator();
+  }
+
+  /**
+   * The rows at the positions set in {@code kept}, in order, without copying them: a view of this batch (its spill
+   * file, if any, is read again when the view is iterated). {@code kept} must not change afterwards.
+   */
+  public Batch keep(BitSet kept) {
+    return new Batch(schema, KeptRows.of(rows, kept));
   }
 
   /** Whether some of this batch's rows live in a spill file. */

@@ -53,6 +53,41 @@ class BatchSpillTest {
   }
 
   @Test
+  void keepingRowsOfASpilledBatchIsAViewInOrderAndAViewOfAViewKeepsTheIntersection() throws Exception {
+    int n = 10_000;
+    Batch.Builder builder = Batch.builder(SCHEMA);
+    for (int i = 0; i < n; i++) {
+      builder.add(row(i));
+    }
+    Batch batch = builder.build();
+    java.util.BitSet even = new java.util.BitSet(n);
+    for (int i = 0; i < n; i += 2) {
+      even.set(i);
+    }
+    Batch evens = batch.keep(even);
+    try (Stream<Path> files = Files.list(spillDir)) {
+      assertThat(files.count()).as("no second spill file: the view reads the first").isEqualTo(1);
+    }
+    assertThat(evens.size()).isEqualTo(n / 2);
+    assertThat(evens.spilled()).isTrue();
+    java.util.BitSet everyThird = new java.util.BitSet(n / 2);
+    for (int i = 0; i < n / 2; i += 3) {
+      everyThird.set(i);
+    }
+    Batch sixes = evens.keep(everyThird);
+    List<Long> ids = new ArrayList<>();
+    for (Row r : sixes.rows()) {
+      ids.add((Long) r.get(0));
+    }
+    assertThat(ids).hasSize((n / 2 + 2) / 3).startsWith(0L, 6L, 12L).endsWith(9_996L);
+    assertThat(Row.equalValues(sixes.rows().get(100), row(600))).as("get(i) of a view").isTrue();
+    java.util.BitSet all = new java.util.BitSet();
+    all.set(0, n);
+    assertThat(batch.keep(all).rows()).as("keeping every row is the batch itself").isSameAs(batch.rows());
+    assertThat(batch.keep(new java.util.BitSet()).size()).isZero();
+  }
+
+  @Test
   void aBatchLargerThanItsBudgetSpillsAndIteratesIdenticallyEveryTime() throws Exception {
     int n = 20_000;
     Batch.Builder builder = Batch.builder(SCHEMA);

@@ -12,6 +12,7 @@ import dev.sluice.ingestion.expr.Expressions;
 import dev.sluice.table.data.Row;
 import dev.sluice.table.types.StructType;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
 import java.util.StringJoiner;
 
@@ -56,12 +57,14 @@ final class ExpectationStep implements BatchTransformer {
   public Batch apply(Batch batch, Context context) {
     EvalContext ctx = EvalContext.of(context.batchTimestamp());
     long[] failed = new long[rules.size()];
-    Batch.Builder kept = Batch.builder(batch.schema());
+    BitSet kept = new BitSet(batch.size());
+    int position = -1;
     List<Row> quarantined = new ArrayList<>();
     long dropped = 0;
     int failRule = -1;
     Row failSample = null;
     for (Row row : batch.rows()) {
+      position++;
       ExpectationAction strongest = null;
       StringJoiner broken = new StringJoiner(",");
       for (int i = 0; i < rules.size(); i++) {
@@ -79,7 +82,7 @@ final class ExpectationStep implements BatchTransformer {
         }
       }
       if (strongest == null || strongest == ExpectationAction.WARN) {
-        kept.add(row);
+        kept.set(position);
       } else if (strongest == ExpectationAction.DROP) {
         dropped++;
       } else if (strongest == ExpectationAction.QUARANTINE) {
@@ -95,7 +98,7 @@ final class ExpectationStep implements BatchTransformer {
     context.count(RowLedger.DROPPED, dropped);
     context.count(RowLedger.QUARANTINED, quarantined.size());
     states.of(context.batchId()).quarantined.addAll(quarantined);
-    return kept.build();
+    return batch.keep(kept);
   }
 
   private ExpectationFailedException failure(Expectation rule, long broken, int rows, long batchId, Row sample) {

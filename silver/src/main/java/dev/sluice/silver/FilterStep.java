@@ -10,6 +10,7 @@ import dev.sluice.ingestion.expr.Expressions;
 import dev.sluice.table.data.Row;
 import dev.sluice.table.types.StructType;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
 
 /** The pipeline's {@code filter}: keeps the rows for which the condition is true (false and null leave) and counts the rest. */
@@ -37,13 +38,15 @@ final class FilterStep implements BatchTransformer {
   @Override
   public Batch apply(Batch batch, Context context) {
     EvalContext ctx = EvalContext.of(context.batchTimestamp());
-    Batch.Builder kept = Batch.builder(batch.schema());
+    BitSet kept = new BitSet(batch.size());
+    int i = 0;
     for (Row row : batch.rows()) {
       if (bound.test(row, ctx)) {
-        kept.add(row);
+        kept.set(i);
       }
+      i++;
     }
-    context.count(RowLedger.FILTERED, batch.size() - kept.size());
-    return kept.build();
+    context.count(RowLedger.FILTERED, batch.size() - kept.cardinality());
+    return batch.keep(kept);
   }
 }

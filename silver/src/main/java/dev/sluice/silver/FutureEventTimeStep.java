@@ -8,6 +8,7 @@ import dev.sluice.table.types.StructType;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
 
 /**
@@ -43,13 +44,15 @@ final class FutureEventTimeStep implements BatchTransformer {
   @Override
   public Batch apply(Batch batch, Context context) {
     Instant limit = context.batchTimestamp().plus(maxFutureSkew);
-    Batch.Builder kept = Batch.builder(batch.schema());
+    BitSet kept = new BitSet(batch.size());
     List<Row> quarantined = new ArrayList<>();
+    int i = -1;
     for (Row row : batch.rows()) {
+      i++;
       if (row.get(index) instanceof Instant t && t.isAfter(limit)) {
         quarantined.add(QuarantineRows.of(row, REASON, context.batchId(), quarantineSchema));
       } else {
-        kept.add(row);
+        kept.set(i);
       }
     }
     if (quarantined.isEmpty()) {
@@ -57,6 +60,6 @@ final class FutureEventTimeStep implements BatchTransformer {
     }
     context.count(RowLedger.QUARANTINED, quarantined.size());
     states.of(context.batchId()).quarantined.addAll(quarantined);
-    return kept.build();
+    return batch.keep(kept);
   }
 }

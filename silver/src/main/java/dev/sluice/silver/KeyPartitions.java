@@ -7,6 +7,7 @@ import dev.sluice.table.types.StructType;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
+import java.util.NoSuchElementException;
 
 /**
  * A batch split by the hash of its merge key into partitions small enough for the per-key work of a MERGE
@@ -23,13 +24,18 @@ final class KeyPartitions {
   private final Batch batch;
   private final int[] keys;
   private final List<Batch> parts;
+  private final short[] partOf;
+  private final int count;
   private final Object[] min;
   private final Object[] max;
 
-  private KeyPartitions(Batch batch, int[] keys, List<Batch> parts, Object[] min, Object[] max) {
+  private KeyPartitions(Batch batch, int[] keys, List<Batch> parts, short[] partOf, int count, Object[] min,
+      Object[] max) {
     this.batch = batch;
     this.keys = keys;
     this.parts = parts;
+    this.partOf = partOf;
+    this.count = count;
     this.min = min;
     this.max = max;
   }
@@ -40,7 +46,10 @@ final class KeyPartitions {
     Object[] min = new Object[keys.length];
     Object[] max = new Object[keys.length];
     if (count == 1) {
-      return new KeyPartitions(batch, keys, null, min, max);
+      return new KeyPartitions(batch, keys, null, null, 1, min, max);
+    }
+    if ((!batch.spilled() || count <= 2) && count <= Short.MAX_VALUE) {
+      return views(batch, keys, count, min, max);
     }
     StructType schema = batch.schema().add("_position", PrimitiveType.LONG);
     long budget = Math.max(1 << 20, Batch.memoryBudget() / count);
@@ -59,7 +68,25 @@ final class KeyPartitions {
         widen(key, min, max);
       }
     }
-    return new KeyPartitions(batch, keys, Arrays.stream(builders).map(Batch.Builder::build).toList(), min, max);
+    return new KeyPartitions(batch, keys, Arrays.stream(builders).map(Batch.Builder::build).toList(), null, count,
+        min, max);
+  }
+
+  /**
+   * Partitions that read the batch itself, skipping the other partitions' rows: cheaper than copying when the batch
+   * is in the heap, or spilled and read only twice.
+   */
+  private static KeyPartitions views(Batch batch, int[] keys, int count, Object[] min, Object[] max) {
+    short[] partOf = new short[batch.size()];
+    int i = 0;
+    for (Row r : batch.rows()) {
+      List<Object> key = SilverSchemas.key(r, keys);
+      partOf[i++] = (short) (key == null ? 0 : of(key, count));
+      if (key != null) {
+        widen(key, min, max);
+      }
+    }
+    return new KeyPartitions(batch, keys, null, partOf, count, min, max);
   }
 
   /** The partition of {@code key} among {@code count}. */
@@ -69,7 +96,7 @@ final class KeyPartitions {
   }
 
   int count() {
-    return parts == null ? 1 : parts.size();
+    return count;
   }
 
   /** Partition {@code p}'s rows, each with its batch position (a long) as the last column. */
@@ -79,20 +106,36 @@ final class KeyPartitions {
     }
     return () -> new Iterator<>() {
       private final Iterator<Row> it = batch.iterator();
-      private long position;
       private final int width = batch.schema().size();
+      private int position = -1;
+      private Row next = advance();
+
+      private Row advance() {
+        while (it.hasNext()) {
+          Row r = it.next();
+          position++;
+          if (partOf == null || partOf[position] == p) {
+            Object[] values = Arrays.copyOf(r.toArray(), width + 1);
+            values[width] = (long) position;
+            return Row.of(values);
+          }
+        }
+        return null;
+      }
 
       @Override
       public boolean hasNext() {
-        return it.hasNext();
+        return next != null;
       }
 
       @Override
       public Row next() {
-        Row r = it.next();
-        Object[] values = Arrays.copyOf(r.toArray(), width + 1);
-        values[width] = position++;
-        return Row.of(values);
+        if (next == null) {
+          throw new NoSuchElementException();
+        }
+        Row r = next;
+        next = advance();
+        return r;
       }
     };
   }

@@ -7,6 +7,7 @@ import dev.sluice.ingestion.RowLedger;
 import dev.sluice.table.data.Row;
 import dev.sluice.table.types.StructType;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
 import java.util.StringJoiner;
 
@@ -39,19 +40,21 @@ final class NullKeyStep implements BatchTransformer {
 
   @Override
   public Batch apply(Batch batch, Context context) {
-    Batch.Builder kept = Batch.builder(batch.schema());
+    BitSet kept = new BitSet(batch.size());
     List<Row> quarantined = new ArrayList<>();
+    int i = -1;
     for (Row row : batch.rows()) {
+      i++;
       String reason = reason(row);
       if (reason == null) {
-        kept.add(row);
+        kept.set(i);
       } else {
         quarantined.add(QuarantineRows.of(row, reason, context.batchId(), quarantineSchema));
       }
     }
     context.count(RowLedger.QUARANTINED, quarantined.size());
     states.of(context.batchId()).quarantined.addAll(quarantined);
-    return kept.build();
+    return batch.keep(kept);
   }
 
   private String reason(Row row) {

@@ -7,6 +7,7 @@ import dev.sluice.ingestion.expr.Expressions;
 import dev.sluice.table.data.Row;
 import dev.sluice.table.types.StructType;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
 
 /** {@code filter(condition)}: keeps rows for which the SQL condition is true (null and false drop the row). */
@@ -31,13 +32,15 @@ public final class Filter implements Transform {
   @Override
   public Batch apply(Batch input, BatchInfo info) {
     EvalContext context = new EvalContext(info.batchTimestamp());
-    Batch.Builder out = Batch.builder(schema);
+    BitSet kept = new BitSet(input.size());
+    int i = 0;
     for (Row r : input.rows()) {
       if (condition.test(r, context)) {
-        out.add(r);
+        kept.set(i);
       }
+      i++;
     }
-    return out.build();
+    return input.keep(kept);
   }
 
   @Override

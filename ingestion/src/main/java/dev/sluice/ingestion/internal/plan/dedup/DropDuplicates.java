@@ -9,6 +9,7 @@ import dev.sluice.table.data.Row;
 import dev.sluice.table.types.StructType;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -60,8 +61,10 @@ final class DropDuplicates implements StatefulTransform {
       evict(store, watermarkMicros);
     }
     dropped = 0;
-    Batch.Builder out = Batch.builder(schema);
+    BitSet out = new BitSet(input.size());
+    int i = -1;
     for (Row row : input.rows()) {
+      i++;
       if (keys.isLate(row, info.watermarkMs())) {
         dropped++;
         info.lateRows().add(operatorName(), schema, row, info.watermarkMs());
@@ -69,13 +72,13 @@ final class DropDuplicates implements StatefulTransform {
       }
       Row key = keys.keyOf(row);
       if (store.putIfAbsent(key, NO_VALUE)) {
-        out.add(row);
+        out.set(i);
         if (keyEventTime >= 0) {
           horizon.add(evictAt(keys.eventMicros(row)));
         }
       }
     }
-    return out.build();
+    return input.keep(out);
   }
 
   /** Removes keys whose event time is before the watermark; such keys can only come back as late rows. */

@@ -8,6 +8,7 @@ import dev.sluice.table.data.Row;
 import dev.sluice.table.types.PrimitiveType;
 import dev.sluice.table.types.StructType;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,8 +47,10 @@ final class DropDuplicatesWithinWatermark implements StatefulTransform {
     StateStore store = info.store(this);
     evict(store, info.watermarkMs() * 1000);
     dropped = 0;
-    Batch.Builder out = Batch.builder(schema);
+    BitSet out = new BitSet(input.size());
+    int i = -1;
     for (Row row : input.rows()) {
+      i++;
       if (keys.isLate(row, info.watermarkMs())) {
         dropped++;
         info.lateRows().add(operatorName(), schema, row, info.watermarkMs());
@@ -58,10 +61,10 @@ final class DropDuplicatesWithinWatermark implements StatefulTransform {
       long expiresAt = eventMicros == null ? Long.MAX_VALUE : eventMicros + delayMicros;
       if (store.putIfAbsent(key, Row.of(expiresAt))) {
         horizon.add(expiresAt);
-        out.add(row);
+        out.set(i);
       }
     }
-    return out.build();
+    return input.keep(out);
   }
 
   private void evict(StateStore store, long watermarkMicros) {
