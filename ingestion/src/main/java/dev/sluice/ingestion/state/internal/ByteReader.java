@@ -66,6 +66,16 @@ final class ByteReader {
     return readBytes(readLength());
   }
 
+  /** {@code n} bytes (1 to 8) of a big-endian two's-complement integer, as {@code BigInteger.toByteArray} writes. */
+  long readBigEndianLong(int n) throws IOException {
+    require(n);
+    long v = buf[pos++];
+    for (int i = 1; i < n; i++) {
+      v = (v << 8) | (buf[pos++] & 0xFF);
+    }
+    return v;
+  }
+
   String readUtf8() throws IOException {
     int n = readLength();
     require(n);
@@ -75,6 +85,18 @@ final class ByteReader {
   }
 
   long readVarLong() throws IOException {
+    if (limit - pos >= 10) {
+      // The common case, with the whole varint buffered: no bounds check per byte.
+      long result = 0;
+      for (int shift = 0; shift < 64; shift += 7) {
+        int b = buf[pos++];
+        result |= (long) (b & 0x7F) << shift;
+        if ((b & 0x80) == 0) {
+          return result;
+        }
+      }
+      throw new IOException("a varint is longer than 10 bytes");
+    }
     long result = 0;
     for (int shift = 0; shift < 64; shift += 7) {
       int b = readByte();
@@ -108,7 +130,7 @@ final class ByteReader {
     return pos == limit && !fill(1);
   }
 
-  private int readLength() throws IOException {
+  int readLength() throws IOException {
     long n = readVarLong();
     if (n < 0 || n > Integer.MAX_VALUE - 16) {
       throw new IOException("a length of " + n + " bytes is not plausible");

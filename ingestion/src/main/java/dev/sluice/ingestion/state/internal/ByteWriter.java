@@ -73,6 +73,14 @@ final class ByteWriter {
     writeVarLong((value << 1) ^ (value >> 63));
   }
 
+  /** The low {@code bytes} bytes of {@code v}, big-endian. */
+  void writeBigEndianLong(long v, int bytes) {
+    ensure(bytes);
+    for (int shift = (bytes - 1) * 8; shift >= 0; shift -= 8) {
+      buf[pos++] = (byte) (v >>> shift);
+    }
+  }
+
   void writeFixedInt(int v) {
     ensure(4);
     buf[pos++] = (byte) (v >>> 24);

@@ -202,13 +202,25 @@ final class ValueCodecs {
     public void write(ByteWriter out, Object value) {
       BigDecimal decimal = (BigDecimal) value;
       out.writeSignedVarLong(decimal.scale());
-      out.writeLengthPrefixed(decimal.unscaledValue().toByteArray());
+      if (decimal.precision() <= 18) {
+        // The bytes BigInteger.toByteArray gives, without making the BigInteger and its array.
+        long unscaled = decimal.unscaledValue().longValue();
+        int bytes = (64 - Long.numberOfLeadingZeros(unscaled ^ (unscaled >> 63))) / 8 + 1;
+        out.writeVarLong(bytes);
+        out.writeBigEndianLong(unscaled, bytes);
+      } else {
+        out.writeLengthPrefixed(decimal.unscaledValue().toByteArray());
+      }
     }
 
     @Override
     public Object read(ByteReader in) throws IOException {
       int scale = (int) in.readSignedVarLong();
-      return new BigDecimal(new BigInteger(in.readLengthPrefixed()), scale);
+      int n = in.readLength();
+      if (n >= 1 && n <= 8) {
+        return BigDecimal.valueOf(in.readBigEndianLong(n), scale);
+      }
+      return new BigDecimal(new BigInteger(in.readBytes(n)), scale);
     }
   };
 

@@ -80,6 +80,30 @@ class StateCodecTest {
   }
 
   @Test
+  void decimalsOfEverySizeRoundTripAndKeepTheStoredLayoutOfTheirUnscaledBytes() throws IOException {
+    StructType t = StructType.empty().add("dec", DecimalType.of(38, 4));
+    List<BigDecimal> values = new java.util.ArrayList<>();
+    for (String v : List.of("0", "-1", "1", "127", "128", "-128", "-129", "32767", "-32768", "999999999999999999",
+        "-999999999999999999", "9223372036854775807", "-9223372036854775808", "12345678901234567890123")) {
+      values.add(new BigDecimal(v).movePointLeft(4));
+      values.add(new BigDecimal(v));
+    }
+    for (BigDecimal d : values) {
+      Row back = roundTrip(t, Row.of(d));
+      assertThat(back.get(0)).as("%s", d).isEqualTo(d);
+
+      ByteWriter out = new ByteWriter(16);
+      new StructCodec(t, "value").writeRow(out, Row.of(d));
+      byte[] unscaled = d.unscaledValue().toByteArray();
+      byte[] written = out.toByteArray();
+      // bitmap, zig-zag scale, length, then exactly BigInteger.toByteArray: files written before stay readable
+      assertThat(java.util.Arrays.copyOfRange(written, written.length - unscaled.length, written.length))
+          .as("%s", d).isEqualTo(unscaled);
+      assertThat(written[written.length - unscaled.length - 1]).as("length of %s", d).isEqualTo((byte) unscaled.length);
+    }
+  }
+
+  @Test
   void aValueOfTheWrongClassNamesTheColumn() {
     StructCodec codec = new StructCodec(ALL, "value");
     Object[] values = new Object[ALL.size()];
