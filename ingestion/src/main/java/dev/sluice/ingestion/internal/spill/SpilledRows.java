@@ -67,6 +67,9 @@ final class SpilledRows extends AbstractList<Row> implements BatchRows {
     return new ListIterator<>() {
       private final Cursor reader = index == size ? null : new Cursor(index / BLOCK * BLOCK);
       private int next = reader == null ? index : reader.skipTo(index);
+      // Started once a block was read: a pass is under way, not a peek at the first rows.
+      private final int aheadFrom = reader != null && ReadAhead.worthIt() ? next + BLOCK : Integer.MAX_VALUE;
+      private ReadAhead ahead;
 
       @Override
       public boolean hasPrevious() {
@@ -108,7 +111,7 @@ final class SpilledRows extends AbstractList<Row> implements BatchRows {
         if (next < size) {
           return true;
         }
-        if (reader != null) {
+        if (reader != null && ahead == null) {
           reader.close();
         }
         return false;
@@ -119,7 +122,13 @@ final class SpilledRows extends AbstractList<Row> implements BatchRows {
         if (next >= size) {
           throw new NoSuchElementException();
         }
+        if (next == aheadFrom && size - next > BLOCK) {
+          ahead = new ReadAhead(this, reader::next, size - next, BLOCK, reader::close);
+        }
         next++;
+        if (ahead != null) {
+          return ahead.next();
+        }
         Row r = reader.next();
         if (next == size) {
           reader.close();
