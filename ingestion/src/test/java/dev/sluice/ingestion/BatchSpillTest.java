@@ -53,6 +53,32 @@ class BatchSpillTest {
   }
 
   @Test
+  void repeatedValuesAcrossRowsBlocksAndNullsReadBackEqualFromAnyStart() {
+    int n = 5_000;
+    Instant at = Instant.parse("2026-12-01T10:15:30.123456Z");
+    List<Row> expected = new ArrayList<>();
+    Batch.Builder builder = Batch.builder(SCHEMA);
+    for (int i = 0; i < n; i++) {
+      // runs of 700 cross the blocks' boundaries; a null in the middle of a run must not be taken for a repeat
+      Row r = Row.of((long) (i / 3), i % 9 == 4 ? null : "file-" + (i / 700), new BigDecimal("12.50"),
+          at, List.of("x"), Map.of("k", 1), Row.of(1.0), new byte[] {7});
+      expected.add(r);
+      builder.add(r);
+    }
+    Batch batch = builder.build();
+    assertThat(batch.spilled()).isTrue();
+    int i = 0;
+    for (Row r : batch.rows()) {
+      assertThat(Row.equalValues(r, expected.get(i))).as("row %d", i).isTrue();
+      i++;
+    }
+    assertThat(i).isEqualTo(n);
+    for (int at2 : new int[] {4_999, 1_024, 1_023, 2_048, 0, 3_500}) {
+      assertThat(Row.equalValues(batch.rows().get(at2), expected.get(at2))).as("get(%d)", at2).isTrue();
+    }
+  }
+
+  @Test
   void keepingRowsOfASpilledBatchIsAViewInOrderAndAViewOfAViewKeepsTheIntersection() throws Exception {
     int n = 10_000;
     Batch.Builder builder = Batch.builder(SCHEMA);

@@ -38,7 +38,7 @@ public final class RowBuffer {
   }
 
   public RowBuffer(StructType schema, long budgetBytes) {
-    this.codec = RowSpillCodec.of(schema);
+    this.codec = RowSpillCodec.of(schema, SpilledRows.BLOCK);
     this.budget = budgetBytes;
   }
 
