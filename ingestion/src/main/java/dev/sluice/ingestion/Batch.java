@@ -2,6 +2,7 @@ package dev.sluice.ingestion;
 
 import dev.sluice.ingestion.internal.spill.BatchRows;
 import dev.sluice.ingestion.internal.spill.KeptRows;
+import dev.sluice.ingestion.internal.spill.MappedRows;
 import dev.sluice.ingestion.internal.spill.RowBuffer;
 import dev.sluice.table.data.Row;
 import dev.sluice.table.types.StructType;
@@ -63,6 +64,20 @@ public record Batch(StructType schema, List<Row> rows) {
    */
   public Batch keep(BitSet kept) {
     return new Batch(schema, KeptRows.of(rows, kept));
+  }
+
+  /**
+   * This batch's rows each turned into one row of {@code schema} as they are read, without collecting them: a view
+   * that applies {@code mapper} again on every pass (so it must depend on the row and its position only).
+   */
+  public Batch map(StructType schema, RowMapper mapper) {
+    return new Batch(schema, new MappedRows(rows, mapper));
+  }
+
+  /** One row of a batch turned into one row, for {@link #map}. */
+  @FunctionalInterface
+  public interface RowMapper {
+    Row map(Row row, int position);
   }
 
   /** Whether some of this batch's rows live in a spill file. */

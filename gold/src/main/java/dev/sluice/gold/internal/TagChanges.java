@@ -46,20 +46,21 @@ final class TagChanges implements BatchTransformer {
     ledger.start(context.batchId(), batch.size(), context.batchTimestamp());
     context.count(RowLedger.ROWS_IN, batch.size());
     StructType schema = outputSchema(batch.schema());
+    // Tagging is a view of the change rows (no copy, nothing spilled again) unless recomputed rows follow them.
+    Batch tagged = batch.map(schema, (r, position) -> new TaggedRow(r, position));
+    if (snapshot == null) {
+      return tagged;
+    }
+    boolean full = batch.size() > 0 && snapshot.recomputeAll(context);
+    boolean incremental = state != null && state.begin(context.batchId(), full);
+    context.count(INCREMENTAL, incremental ? 1 : 0);
+    if (incremental) {
+      return tagged;
+    }
+    // Without usable state every group is recomputed, which seeds the state again.
     Batch.Builder out = Batch.builder(schema);
-    long i = 0;
-    for (Row r : batch.rows()) {
-      out.add(new TaggedRow(r, i++));
-    }
-    if (snapshot != null) {
-      boolean full = batch.size() > 0 && snapshot.recomputeAll(context);
-      boolean incremental = state != null && state.begin(context.batchId(), full);
-      context.count(INCREMENTAL, incremental ? 1 : 0);
-      if (!incremental) {
-        // Without usable state every group is recomputed, which seeds the state again.
-        out.addAll(snapshot.rows(batch, schema, context, full || state != null));
-      }
-    }
+    out.addAll(tagged.rows());
+    out.addAll(snapshot.rows(batch, schema, context, full || state != null));
     return out.build();
   }
 

@@ -34,6 +34,8 @@ public final class StaticJoin implements Transform {
   private final BoundExpression condition;
   /** Static rows by {@link JoinKeys#hashKeyOf}. */
   private Map<Object, List<Row>> table;
+  /** Whether every static key has one row: a left join then gives one row per input row. */
+  private boolean uniqueKeys;
   private long loadedVersion = -1;
   private OptionalLong lastStaticVersion = OptionalLong.empty();
 
@@ -92,6 +94,15 @@ public final class StaticJoin implements Transform {
   public Batch apply(Batch input, BatchInfo info) {
     refreshIfNeeded();
     EvalContext context = new EvalContext(info.batchTimestamp());
+    if (condition == null && spec.type() == JoinType.LEFT_OUTER && uniqueKeys) {
+      // A lookup: one output row per input row, so the joined rows are a view (no copy, nothing spilled again).
+      Map<Object, List<Row>> lookup = table;
+      return input.map(schema, (left, position) -> {
+        Object key = leftKeys.hashKeyOf(left);
+        List<Row> right = key == null ? NO_MATCH : lookup.getOrDefault(key, NO_MATCH);
+        return concat(left, right.isEmpty() ? null : right.get(0));
+      });
+    }
     Batch.Builder out = Batch.builder(schema);
     for (Row left : input.rows()) {
       Object key = leftKeys.hashKeyOf(left);
@@ -124,6 +135,7 @@ public final class StaticJoin implements Transform {
       }
     }
     table = byKey;
+    uniqueKeys = byKey.values().stream().allMatch(rows -> rows.size() == 1);
     loadedVersion = read.version();
     lastStaticVersion = read.version() >= 0 ? OptionalLong.of(read.version()) : OptionalLong.empty();
   }
