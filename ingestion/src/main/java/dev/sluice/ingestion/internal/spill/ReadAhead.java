@@ -4,55 +4,59 @@ import dev.sluice.table.data.Row;
 import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
 import java.lang.ref.WeakReference;
+import java.util.Iterator;
+import java.util.NoSuchElementException;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 
 /**
- * Decodes rows on another thread, a few blocks ahead of the one reading them: a pass over a spilled batch then
- * costs the reader little more than its own work, and the decoding goes to the second core. At most
- * {@link #AHEAD} blocks wait decoded. A reader that stops early and is forgotten ends the decoding: the decoder
- * holds it only weakly and gives up once it is collected.
+ * Rows produced on another thread, a few blocks ahead of the one reading them: decoding (a spill file, Parquet
+ * files) goes to the second core while the reader does its own work. At most {@link #AHEAD} blocks wait decoded.
+ * A reader that stops early and is forgotten ends the producer: the producer holds it only weakly and gives up once
+ * it is collected. Public for the sources; not an API.
  */
-final class ReadAhead {
+public final class ReadAhead implements Iterator<Row> {
   private static final int AHEAD = 2;
-  private static final ExecutorService DECODERS = Executors.newCachedThreadPool(r -> {
-    Thread t = new Thread(r, "sluice-spill-read");
+  private static final Object END = new Object();
+  private static final ExecutorService PRODUCERS = Executors.newCachedThreadPool(r -> {
+    Thread t = new Thread(r, "sluice-read-ahead");
     t.setDaemon(true);
     return t;
   });
 
-  private final BlockingQueue<Object> blocks = new ArrayBlockingQueue<>(AHEAD);
+  private final BlockingQueue<Object> blocks = new ArrayBlockingQueue<>(AHEAD + 1);
   private Row[] block;
   private int next;
+  private boolean ended;
 
-  /** Whether reading ahead can help: another core to decode on. */
-  static boolean worthIt() {
+  /** Whether reading ahead can help: another core to produce on. */
+  public static boolean worthIt() {
     return Runtime.getRuntime().availableProcessors() > 1;
   }
 
   /**
-   * Starts decoding {@code rows} rows from {@code source} (then {@code done} runs, on the decoder) in blocks of
-   * {@code blockRows}, for {@code owner}: decoding stops when the owner is collected.
+   * The rows of {@code source}, which another thread drains in blocks of {@code blockRows} (then runs {@code done}
+   * there, also when the reader gave up or the source failed).
    */
-  ReadAhead(Object owner, Supplier<Row> source, int rows, int blockRows, Runnable done) {
-    WeakReference<Object> reader = new WeakReference<>(owner);
+  public ReadAhead(Iterator<Row> source, int blockRows, Runnable done) {
+    WeakReference<Object> reader = new WeakReference<>(this);
     BlockingQueue<Object> queue = blocks;
-    DECODERS.execute(() -> {
+    PRODUCERS.execute(() -> {
       try {
-        for (int read = 0; read < rows; ) {
-          Row[] b = new Row[Math.min(blockRows, rows - read)];
-          for (int i = 0; i < b.length; i++) {
-            b[i] = source.get();
+        while (source.hasNext()) {
+          Row[] b = new Row[blockRows];
+          int n = 0;
+          while (n < blockRows && source.hasNext()) {
+            b[n++] = source.next();
           }
-          read += b.length;
-          if (!hand(queue, b, reader)) {
+          if (!hand(queue, n == blockRows ? b : java.util.Arrays.copyOf(b, n), reader)) {
             return;
           }
         }
+        hand(queue, END, reader);
       } catch (RuntimeException | Error e) {
         hand(queue, e, reader);
       } finally {
@@ -75,24 +79,43 @@ final class ReadAhead {
     }
   }
 
-  /** The next row; the caller knows how many there are. */
-  Row next() {
-    if (block == null || next == block.length) {
-      Object item;
-      try {
-        item = blocks.take();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new UncheckedIOException(new InterruptedIOException("Interrupted while reading a spilled batch"));
-      }
-      if (item instanceof RuntimeException e) {
-        throw e;
-      }
-      if (item instanceof Error e) {
-        throw e;
-      }
-      block = (Row[]) item;
-      next = 0;
+  @Override
+  public boolean hasNext() {
+    if (ended) {
+      return false;
+    }
+    if (block != null && next < block.length) {
+      return true;
+    }
+    Object item;
+    try {
+      item = blocks.take();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new UncheckedIOException(new InterruptedIOException("Interrupted while reading rows ahead"));
+    }
+    if (item == END) {
+      ended = true;
+      block = null;
+      return false;
+    }
+    if (item instanceof RuntimeException e) {
+      ended = true;
+      throw e;
+    }
+    if (item instanceof Error e) {
+      ended = true;
+      throw e;
+    }
+    block = (Row[]) item;
+    next = 0;
+    return true;
+  }
+
+  @Override
+  public Row next() {
+    if (!hasNext()) {
+      throw new NoSuchElementException();
     }
     return block[next++];
   }

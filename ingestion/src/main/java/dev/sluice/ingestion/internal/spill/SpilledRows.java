@@ -123,7 +123,7 @@ final class SpilledRows extends AbstractList<Row> implements BatchRows {
           throw new NoSuchElementException();
         }
         if (next == aheadFrom && size - next > BLOCK) {
-          ahead = new ReadAhead(this, reader::next, size - next, BLOCK, reader::close);
+          ahead = new ReadAhead(rowsOf(reader, size - next), BLOCK, reader::close);
         }
         next++;
         if (ahead != null) {
@@ -134,6 +134,24 @@ final class SpilledRows extends AbstractList<Row> implements BatchRows {
           reader.close();
         }
         return r;
+      }
+    };
+  }
+
+  /** The next {@code n} rows of {@code cursor}; static, so that a producer never holds the list iterator. */
+  private static Iterator<Row> rowsOf(Cursor cursor, int n) {
+    return new Iterator<>() {
+      private int left = n;
+
+      @Override
+      public boolean hasNext() {
+        return left > 0;
+      }
+
+      @Override
+      public Row next() {
+        left--;
+        return cursor.next();
       }
     };
   }

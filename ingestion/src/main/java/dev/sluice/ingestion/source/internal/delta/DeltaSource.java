@@ -1,6 +1,7 @@
 package dev.sluice.ingestion.source.internal.delta;
 
 import dev.sluice.ingestion.Batch;
+import dev.sluice.ingestion.internal.spill.ReadAhead;
 import dev.sluice.ingestion.source.ReadLimit;
 import dev.sluice.ingestion.source.Source;
 import dev.sluice.ingestion.source.SourceOffset;
@@ -15,8 +16,10 @@ import dev.sluice.table.types.PrimitiveType;
 import dev.sluice.table.types.StructType;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.Optional;
 
 /**
@@ -214,12 +217,12 @@ final class DeltaSource implements Source {
     List<DataFile> files = commits.snapshotFiles(from.reservoirVersion());
     long lastIndex = to.isStartingVersion() ? to.index() : files.size() - 1;
     Object[] cdfColumns = {INSERT, snapshot.version(), snapshot.timestamp()};
-    for (long i = from.index() + 1; i <= lastIndex; i++) {
-      readFile(files.get((int) i), options.readChangeFeed() ? cdfColumns : null, out);
-    }
+    readFiles(files.subList((int) from.index() + 1, (int) lastIndex + 1), options.readChangeFeed() ? cdfColumns : null,
+        out);
   }
 
   private void readCommits(DeltaSourceOffset from, DeltaSourceOffset to, Batch.Builder out) {
+    List<DataFile> all = new ArrayList<>();
     for (long v = from.reservoirVersion(); v <= to.reservoirVersion(); v++) {
       if (v == to.reservoirVersion() && to.index() == DeltaSourceOffset.BASE_INDEX) {
         break;
@@ -228,15 +231,64 @@ final class DeltaSource implements Source {
       long firstIndex = v == from.reservoirVersion() ? from.index() + 1 : 0;
       long lastIndex = v == to.reservoirVersion() ? to.index() : files.size() - 1;
       for (long i = firstIndex; i <= lastIndex; i++) {
-        readFile(files.get((int) i), null, out);
+        all.add(files.get((int) i));
+      }
+    }
+    readFiles(all, null, out);
+  }
+
+  /** The rows of {@code files} in order; several files are decoded on another thread while {@code out} takes them. */
+  private void readFiles(List<DataFile> files, Object[] extraColumns, Batch.Builder out) {
+    FileRows rows = new FileRows(files, extraColumns);
+    Iterator<Row> it = files.size() > 1 && ReadAhead.worthIt() ? new ReadAhead(rows, 1024, rows::close) : rows;
+    try {
+      while (it.hasNext()) {
+        out.add(it.next());
+      }
+    } finally {
+      if (it == rows) {
+        rows.close();
       }
     }
   }
 
-  private void readFile(DataFile file, Object[] extraColumns, Batch.Builder out) {
-    try (CloseableIterator<Row> it = schemaSnapshot.rowsOf(file)) {
-      while (it.hasNext()) {
-        out.add(extraColumns == null ? it.next() : append(it.next(), extraColumns));
+  /** The rows of files one after the other, each file open only while it is read. */
+  private final class FileRows implements Iterator<Row> {
+    private final Iterator<DataFile> files;
+    private final Object[] extraColumns;
+    private CloseableIterator<Row> current;
+
+    FileRows(List<DataFile> files, Object[] extraColumns) {
+      this.files = files.iterator();
+      this.extraColumns = extraColumns;
+    }
+
+    @Override
+    public boolean hasNext() {
+      while (current == null || !current.hasNext()) {
+        close();
+        if (!files.hasNext()) {
+          return false;
+        }
+        current = schemaSnapshot.rowsOf(files.next());
+      }
+      return true;
+    }
+
+    @Override
+    public Row next() {
+      if (!hasNext()) {
+        throw new NoSuchElementException();
+      }
+      Row r = current.next();
+      return extraColumns == null ? r : append(r, extraColumns);
+    }
+
+    void close() {
+      if (current != null) {
+        CloseableIterator<Row> c = current;
+        current = null;
+        c.close();
       }
     }
   }
