@@ -33,7 +33,8 @@ final class ConfigShape {
   static final Shape JOIN = object(
       "table", SCALAR, "pipeline", SCALAR, "path", SCALAR, "format", SCALAR, "options", FREE_MAP,
       "schema", listOf(COLUMN), "on", SCALAR_LIST, "type", SCALAR, "refresh", SCALAR);
-  static final Shape WINDOW = object("column", SCALAR, "size", SCALAR, "slide", SCALAR);
+  static final Shape WINDOW = object("type", SCALAR, "column", SCALAR, "size", SCALAR, "slide", SCALAR,
+      "gap", SCALAR, "gap_expr", SCALAR);
   static final Shape AGGREGATE = object(
       "group_by", SCALAR_LIST, "window", WINDOW, "measures", SCALAR_LIST, "output_mode", SCALAR,
       "watermark", WATERMARK);

@@ -26,6 +26,10 @@ final class Names {
   static final Map<String, AggregateOutputMode> OUTPUT_MODES = of(AggregateOutputMode.values(),
       AggregateOutputMode::yamlName);
   static final Map<String, Integer> SCD_TYPES = of(new Integer[] {1, 2}, String::valueOf);
+  static final String TUMBLING = "tumbling";
+  static final String SLIDING = "sliding";
+  static final String SESSION = "session";
+  static final Map<String, String> WINDOW_TYPES = of(new String[] {TUMBLING, SLIDING, SESSION}, t -> t);
   static final String AVAILABLE_NOW = "available_now";
   static final String ONCE = "once";
 

@@ -17,6 +17,7 @@ import dev.sluice.config.MergeConfig;
 import dev.sluice.config.PipelineConfig;
 import dev.sluice.config.ScheduleConfig;
 import dev.sluice.config.SchemaEvolution;
+import dev.sluice.config.SessionWindowConfig;
 import dev.sluice.config.SinkConfig;
 import dev.sluice.config.SourceConfig;
 import dev.sluice.config.SourceFormat;
@@ -342,8 +343,14 @@ final class PipelineReader {
     }
     int before = problems.size();
     List<String> groupBy = aggregate.strings("group_by", "column names");
-    Optional<WindowConfig> window = aggregate.has("window")
-        ? Optional.ofNullable(window(aggregate.object("window", "a window {column, size, slide}"))) : Optional.empty();
+    Fields windowFields = aggregate.has("window")
+        ? aggregate.object("window", "a window {column, size, slide} or {type: session, column, gap}") : null;
+    String windowType = windowFields == null ? null : windowFields.choice("type", Names.WINDOW_TYPES, null);
+    boolean session = Names.SESSION.equals(windowType);
+    Optional<WindowConfig> window = windowFields == null || session ? Optional.empty()
+        : Optional.ofNullable(window(windowFields, windowType));
+    Optional<SessionWindowConfig> sessionWindow = session
+        ? Optional.ofNullable(sessionWindow(windowFields)) : Optional.empty();
     List<String> measures = aggregate.requiredStrings("measures", "measures",
         "e.g. measures: [\"sum(amount) AS revenue\", \"count(*) AS orders\"]");
     for (int i = 0; measures != null && i < measures.size(); i++) {
@@ -360,15 +367,20 @@ final class PipelineReader {
       aggregate.problem("group_by", "required: group by at least one column or a window", "e.g. group_by: [tier]");
     }
     if (mode == AggregateOutputMode.APPEND) {
-      checkAppend(aggregate, window, watermark);
+      checkAppend(aggregate, window.map(WindowConfig::column).or(() -> sessionWindow.map(SessionWindowConfig::column)),
+          watermark);
+    } else if (session && mode != null) {
+      aggregate.problem("output_mode", "a session window is written in append mode only, not " + mode.yamlName(),
+          "a session is final once the watermark passes its end: set output_mode: append and a watermark on the"
+              + " window's column (update mode is refused as in Spark; complete mode is not supported for sessions)");
     }
     if (problems.size() > before) {
       return null;
     }
-    return Optional.of(new AggregateConfig(groupBy, window, measures, mode, watermark));
+    return Optional.of(new AggregateConfig(groupBy, window, sessionWindow, measures, mode, watermark));
   }
 
-  private static void checkAppend(Fields aggregate, Optional<WindowConfig> window,
+  private static void checkAppend(Fields aggregate, Optional<String> windowColumn,
       Optional<WatermarkConfig> watermark) {
     if (!aggregate.has("watermark")) {
       aggregate.problem("watermark", "required for output_mode: append",
@@ -379,15 +391,21 @@ final class PipelineReader {
       aggregate.problem("window", "required for output_mode: append", "append writes finished windows only:"
           + " add window: {column: event_time, size: 1 minute}, or use output_mode: update");
     }
-    if (window.isPresent() && watermark.isPresent() && !window.get().column().equals(watermark.get().column())) {
+    if (windowColumn.isPresent() && watermark.isPresent() && !windowColumn.get().equals(watermark.get().column())) {
       aggregate.problem("watermark", "the watermark is on `" + watermark.get().column() + "` but the window on `"
-          + window.get().column() + "`", "in append mode the window must be on the watermarked column");
+          + windowColumn.get() + "`", "in append mode the window must be on the watermarked column");
     }
   }
 
-  private WindowConfig window(Fields window) {
+  private WindowConfig window(Fields window, String type) {
     if (window == null) {
       return null;
+    }
+    for (String key : List.of("gap", "gap_expr")) {
+      if (window.has(key)) {
+        window.problem(key, "`" + key + "` is for session windows", "write type: session, or give size (and slide)"
+            + " for a time window");
+      }
     }
     String column = window.requiredString("column", "the event-time column, e.g. event_time");
     Interval size = window.require("size", "e.g. size: 1 minute") ? window.interval("size") : null;
@@ -401,7 +419,48 @@ final class PipelineReader {
           "leave slide out for tumbling windows");
       return null;
     }
+    if (size != null && slide != null && type != null) {
+      boolean tumbling = size.duration().equals(slide.duration());
+      if (Names.TUMBLING.equals(type) && !tumbling) {
+        window.problem("slide", "a tumbling window has no slide shorter than its size", "leave slide out, or write"
+            + " type: sliding");
+        return null;
+      }
+      if (Names.SLIDING.equals(type) && tumbling) {
+        window.problem("slide", "required for type: sliding, shorter than the size (" + size + ")",
+            "e.g. slide: 1 minute; leave type out for a tumbling window");
+        return null;
+      }
+    }
     return column == null || size == null || slide == null ? null : new WindowConfig(column, size, slide);
+  }
+
+  /** {@code window: {type: session, column, gap | gap_expr}}. */
+  private static SessionWindowConfig sessionWindow(Fields window) {
+    for (String key : List.of("size", "slide")) {
+      if (window.has(key)) {
+        window.problem(key, "a session window has no `" + key + "`", "give its inactivity gap instead, e.g. gap:"
+            + " 30 minutes");
+      }
+    }
+    String column = window.requiredString("column", "the event-time column, e.g. event_time");
+    boolean fixed = window.has("gap");
+    boolean perRow = window.has("gap_expr");
+    if (fixed == perRow) {
+      window.problem("gap", fixed ? "give either `gap` or `gap_expr`, not both" : "required: `gap` or `gap_expr`",
+          "gap: 30 minutes, or gap_expr: \"CASE WHEN tier = 'gold' THEN '30 minutes' ELSE '10 minutes' END\"");
+      return null;
+    }
+    Interval gap = fixed ? window.interval("gap") : null;
+    if (gap != null && gap.duration().isZero()) {
+      window.problem("gap", "must be longer than zero", "e.g. gap: 30 minutes");
+      return null;
+    }
+    Optional<String> expression = perRow ? window.optionalString("gap_expr") : Optional.empty();
+    if (column == null || (fixed && gap == null) || (perRow && expression.isEmpty())) {
+      return null;
+    }
+    return new SessionWindowConfig(column, Optional.ofNullable(gap), expression.map(String::strip));
   }
 
   // ---- sink
