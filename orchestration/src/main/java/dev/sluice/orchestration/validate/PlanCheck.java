@@ -169,6 +169,10 @@ public final class PlanCheck implements ConfigCheck {
       String at = path + ".aggregate";
       columnsExist(a.groupBy(), stage, at + ".group_by");
       a.window().ifPresent(w -> columnExists(w.column(), stage, at + ".window.column"));
+      a.sessionWindow().ifPresent(w -> {
+        columnExists(w.column(), stage, at + ".window.column");
+        w.gapExpression().ifPresent(e -> expression(e, stage, at + ".window.gap_expr", false));
+      });
       a.watermark().ifPresent(w -> columnExists(w.column(), stage, at + ".watermark.column"));
       for (int i = 0; i < a.measures().size(); i++) {
         Matcher m = MEASURE.matcher(a.measures().get(i));
