@@ -15,6 +15,7 @@ import dev.sluice.config.JoinType;
 import dev.sluice.config.Layer;
 import dev.sluice.config.MergeConfig;
 import dev.sluice.config.PipelineConfig;
+import dev.sluice.config.ProcessConfig;
 import dev.sluice.config.ScheduleConfig;
 import dev.sluice.config.SchemaEvolution;
 import dev.sluice.config.SessionWindowConfig;
@@ -74,6 +75,9 @@ final class PipelineReader {
     checkLayerKeys();
     SourceConfig source = pipeline.require("source", sourceHint())
         ? source(pipeline.object("source", "a mapping describing the input")) : null;
+    Optional<ProcessConfig> process = allowed("process") && pipeline.has("process")
+        ? Optional.ofNullable(process(pipeline.object("process", "a mapping {class, keys, output_mode, timeout}")))
+        : Optional.empty();
     List<JoinConfig> joins = allowed("joins") ? joins() : List.of();
     List<DerivedColumn> columns = allowed("columns") ? columns() : List.of();
     Optional<String> filter = allowed("filter") ? pipeline.optionalString("filter") : Optional.empty();
@@ -94,7 +98,7 @@ final class PipelineReader {
       return null;
     }
     return new PipelineConfig(name, layer, source, columns, filter, expectations, dedup, joins, aggregate, sink,
-        trigger, schedule, after, maintenance.over(defaults.maintenance()), stateStore);
+        trigger, schedule, after, maintenance.over(defaults.maintenance()), stateStore, process);
   }
 
   private boolean allowed(String key) {
@@ -281,6 +285,37 @@ final class PipelineReader {
     Interval skew = watermark.has("max_future_skew") ? watermark.interval("max_future_skew")
         : WatermarkConfig.DEFAULT_MAX_FUTURE_SKEW;
     return column == null || delay == null || skew == null ? null : new WatermarkConfig(column, delay, skew);
+  }
+
+  /** A Java binary class name: dot-separated identifiers, {@code $} for nested classes. */
+  private static final java.util.regex.Pattern CLASS_NAME = java.util.regex.Pattern.compile(
+      "[A-Za-z_$][A-Za-z0-9_$]*(\\.[A-Za-z_$][A-Za-z0-9_$]*)*");
+
+  private ProcessConfig process(Fields process) {
+    if (process == null) {
+      return null;
+    }
+    int before = problems.size();
+    String className = process.requiredString("class", "the processor's class, e.g. class: com.acme.Sessionize");
+    if (className != null && !CLASS_NAME.matcher(className.strip()).matches()) {
+      process.problem("class", "`" + className + "` is not a Java class name", "the binary name of a class in a jar"
+          + " passed with --jars or in the plugins/ folder beside the config, e.g. com.acme.Sessionize");
+    }
+    List<String> keys = process.requiredStrings("keys", "column names", "the grouping columns, e.g. keys: [user]");
+    ProcessConfig.Mode mode = process.choice("output_mode", Names.PROCESS_MODES, ProcessConfig.Mode.APPEND);
+    ProcessConfig.Timeout timeout = process.choice("timeout", Names.TIMEOUTS, ProcessConfig.Timeout.NONE);
+    Map<String, String> options = process.options("options");
+    Optional<WatermarkConfig> watermark = process.has("watermark")
+        ? Optional.ofNullable(watermark(process.object("watermark", "a watermark {column, delay}")))
+        : Optional.empty();
+    if (timeout == ProcessConfig.Timeout.EVENT_TIME && !process.has("watermark")) {
+      process.problem("timeout", "timeout: event_time needs a watermark", "add watermark: {column: event_time,"
+          + " delay: 10 minutes} to process (event-time timeouts fire as the watermark passes them)");
+    }
+    if (problems.size() > before) {
+      return null;
+    }
+    return new ProcessConfig(className.strip(), keys, mode, timeout, options, watermark);
   }
 
   private List<JoinConfig> joins() {
