@@ -54,7 +54,7 @@ public final class PlanCheck implements ConfigCheck {
     Map<String, Optional<StructType>> tables = new HashMap<>();
     List<PipelineConfig> all = config.pipelines();
     for (PipelineConfig p : PipelineGraph.ordered(config, List.of())) {
-      Pipeline checked = new Pipeline(p, "pipelines[" + all.indexOf(p) + "]", reporter);
+      Pipeline checked = new Pipeline(config, p, "pipelines[" + all.indexOf(p) + "]", reporter);
       tables.put(p.name(), switch (p.layer()) {
         case BRONZE -> checked.bronze();
         case SILVER -> checked.silver(upstream(tables, p.source().pipeline()));
@@ -69,12 +69,14 @@ public final class PlanCheck implements ConfigCheck {
 
   /** The checks of one pipeline, reporting under its path. */
   private final class Pipeline {
+    private final SluiceConfig config;
     private final PipelineConfig p;
     private final String path;
     private final Reporter reporter;
     private int problems;
 
-    Pipeline(PipelineConfig p, String path, Reporter reporter) {
+    Pipeline(SluiceConfig config, PipelineConfig p, String path, Reporter reporter) {
+      this.config = config;
       this.p = p;
       this.path = path;
       this.reporter = reporter;
@@ -99,6 +101,12 @@ public final class PlanCheck implements ConfigCheck {
     Optional<StructType> silver(Optional<StructType> bronze) {
       if (bronze.isEmpty()) {
         return unknown("its bronze table's schema");
+      }
+      if (p.process().isPresent()) {
+        bronze = processed(bronze.get(), p.process().get());
+        if (bronze.isEmpty()) {
+          return Optional.empty();
+        }
       }
       StructType stage = columns(bronze.get());
       if (stage == null) {
@@ -125,6 +133,20 @@ public final class PlanCheck implements ConfigCheck {
         return Optional.of(SilverPipeline.tableSchema(p, bronze.get()));
       } catch (IllegalArgumentException e) {
         problem(path + ".sink.merge", e.getMessage(), "");
+        return Optional.empty();
+      }
+    }
+
+    /** The processor's output schema, after checking its keys and watermark against its input; empty on a problem. */
+    private Optional<StructType> processed(StructType input, dev.sluice.config.ProcessConfig process) {
+      int found = problems;
+      columnsExist(process.keys(), input, path + ".process.keys");
+      process.watermark().ifPresent(w -> columnExists(w.column(), input, path + ".process.watermark.column"));
+      try {
+        StructType out = SilverPipeline.processor(session, config, p, process).outputSchema();
+        return problems > found ? Optional.empty() : Optional.of(out);
+      } catch (dev.sluice.config.ConfigException e) {
+        e.problems().forEach(x -> problem(x.path(), x.message(), x.hint()));
         return Optional.empty();
       }
     }
