@@ -7,7 +7,7 @@ import java.util.Optional;
 /**
  * One pipeline: a streaming query from its source through the layer's transforms to its sink table.
  *
- * <p>Transforms apply in this order: {@code process} (silver), {@code joins} (gold), {@code columns}, {@code filter}, {@code expectations}
+ * <p>Transforms apply in this order: {@code process} or {@code join_stream} (silver), {@code joins} (gold), {@code columns}, {@code filter}, {@code expectations}
  * (silver), {@code dedup} (silver), {@code aggregate} (gold). {@link #trigger()} is already resolved against the
  * defaults, and so is {@link #stateStore()}.
  */
@@ -27,7 +27,8 @@ public record PipelineConfig(
     List<String> after,
     MaintenanceConfig maintenance,
     StateStoreConfig stateStore,
-    Optional<ProcessConfig> process) {
+    Optional<ProcessConfig> process,
+    Optional<StreamJoinConfig> joinStream) {
   public PipelineConfig {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(layer, "layer");
@@ -45,6 +46,7 @@ public record PipelineConfig(
     Objects.requireNonNull(maintenance, "maintenance");
     Objects.requireNonNull(stateStore, "stateStore");
     Objects.requireNonNull(process, "process");
+    Objects.requireNonNull(joinStream, "joinStream");
   }
 
   /** Without a {@code process} step. */
@@ -53,7 +55,7 @@ public record PipelineConfig(
       Optional<AggregateConfig> aggregate, SinkConfig sink, TriggerConfig trigger, Optional<ScheduleConfig> schedule,
       List<String> after, MaintenanceConfig maintenance, StateStoreConfig stateStore) {
     this(name, layer, source, columns, filter, expectations, dedup, joins, aggregate, sink, trigger, schedule, after,
-        maintenance, stateStore, Optional.empty());
+        maintenance, stateStore, Optional.empty(), Optional.empty());
   }
 
   /** With the in-memory state store. */

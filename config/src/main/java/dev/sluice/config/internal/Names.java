@@ -30,6 +30,8 @@ final class Names {
       dev.sluice.config.ProcessConfig.Mode.values(), dev.sluice.config.ProcessConfig.Mode::yamlName);
   static final Map<String, dev.sluice.config.ProcessConfig.Timeout> TIMEOUTS = of(
       dev.sluice.config.ProcessConfig.Timeout.values(), dev.sluice.config.ProcessConfig.Timeout::yamlName);
+  static final Map<String, dev.sluice.config.StreamJoinConfig.Type> STREAM_JOIN_TYPES = of(
+      dev.sluice.config.StreamJoinConfig.Type.values(), dev.sluice.config.StreamJoinConfig.Type::yamlName);
   static final String TUMBLING = "tumbling";
   static final String SLIDING = "sliding";
   static final String SESSION = "session";

@@ -21,6 +21,7 @@ import dev.sluice.config.SchemaEvolution;
 import dev.sluice.config.SessionWindowConfig;
 import dev.sluice.config.SinkConfig;
 import dev.sluice.config.SourceConfig;
+import dev.sluice.config.StreamJoinConfig;
 import dev.sluice.config.SourceFormat;
 import dev.sluice.config.TriggerConfig;
 import dev.sluice.config.WatermarkConfig;
@@ -50,6 +51,7 @@ final class PipelineReader {
   private final Map<Integer, String> joinPipelines = new LinkedHashMap<>();
   private List<String> after = List.of();
   private String sinkTable;
+  private String streamJoinPipeline;
 
   PipelineReader(Fields pipeline, int index, Defaults defaults, Map<String, String> sinkTables) {
     this.pipeline = pipeline;
@@ -60,7 +62,7 @@ final class PipelineReader {
   }
 
   PipelineRef ref() {
-    return new PipelineRef(index, name, layer, sourcePipeline, joinPipelines, after, sinkTable);
+    return new PipelineRef(index, name, layer, sourcePipeline, joinPipelines, after, sinkTable, streamJoinPipeline);
   }
 
   PipelineConfig read() {
@@ -78,6 +80,13 @@ final class PipelineReader {
     Optional<ProcessConfig> process = allowed("process") && pipeline.has("process")
         ? Optional.ofNullable(process(pipeline.object("process", "a mapping {class, keys, output_mode, timeout}")))
         : Optional.empty();
+    Optional<StreamJoinConfig> joinStream = allowed("join_stream") && pipeline.has("join_stream")
+        ? Optional.ofNullable(joinStream(pipeline.object("join_stream", "a mapping {pipeline, keys, within,"
+            + " left_watermark, right_watermark}"))) : Optional.empty();
+    if (pipeline.has("join_stream") && pipeline.has("process")) {
+      pipeline.problem("join_stream", "a pipeline has either `process` or `join_stream`, not both",
+          "join in one silver pipeline and process its table in the next");
+    }
     List<JoinConfig> joins = allowed("joins") ? joins() : List.of();
     List<DerivedColumn> columns = allowed("columns") ? columns() : List.of();
     Optional<String> filter = allowed("filter") ? pipeline.optionalString("filter") : Optional.empty();
@@ -98,7 +107,7 @@ final class PipelineReader {
       return null;
     }
     return new PipelineConfig(name, layer, source, columns, filter, expectations, dedup, joins, aggregate, sink,
-        trigger, schedule, after, maintenance.over(defaults.maintenance()), stateStore, process);
+        trigger, schedule, after, maintenance.over(defaults.maintenance()), stateStore, process, joinStream);
   }
 
   private boolean allowed(String key) {
@@ -316,6 +325,61 @@ final class PipelineReader {
       return null;
     }
     return new ProcessConfig(className.strip(), keys, mode, timeout, options, watermark);
+  }
+
+  private StreamJoinConfig joinStream(Fields join) {
+    if (join == null) {
+      return null;
+    }
+    int before = problems.size();
+    String table = oneTable(join, "the pipeline whose table is the right side");
+    String upstream = join.has("pipeline") ? join.string("pipeline") : null;
+    if (upstream != null) {
+      streamJoinPipeline = upstream.strip();
+      table = sinkTables.get(streamJoinPipeline);
+    }
+    Map<String, String> options = join.options("options");
+    List<String> keys = join.requiredStrings("keys", "column names", "the key columns, named alike on both sides,"
+        + " e.g. keys: [ad_id]");
+    StreamJoinConfig.Type type = join.choice("type", Names.STREAM_JOIN_TYPES, StreamJoinConfig.Type.INNER);
+    Optional<Interval> within = join.has("within") ? Optional.ofNullable(join.interval("within")) : Optional.empty();
+    Optional<String> condition = join.optionalString("time_condition");
+    Optional<WatermarkConfig> left = join.has("left_watermark")
+        ? Optional.ofNullable(watermark(join.object("left_watermark", "a watermark {column, delay}")))
+        : Optional.empty();
+    Optional<WatermarkConfig> right = join.has("right_watermark")
+        ? Optional.ofNullable(watermark(join.object("right_watermark", "a watermark {column, delay}")))
+        : Optional.empty();
+    if (join.has("within") && join.has("time_condition")) {
+      join.problem("time_condition", "give either `within` or `time_condition`, not both", "within: 10 minutes"
+          + " bounds the right time to [left time, left time + 10 minutes]; time_condition is that range in SQL");
+    }
+    if (join.has("within")) {
+      for (String side : List.of("left_watermark", "right_watermark")) {
+        if (!join.has(side)) {
+          join.problem(side, "required with `within`: its column is that side's event time",
+              "e.g. " + side + ": {column: event_time, delay: 10 minutes}");
+        }
+      }
+    }
+    if (type != null && type.needsBounds()) {
+      String why = "required for type: " + type.yamlName();
+      for (String side : List.of("left_watermark", "right_watermark")) {
+        if (!join.has(side) && !join.has("within")) {
+          join.problem(side, why + " (a row is emitted without a match, or evicted, once the watermarks pass its"
+              + " time bound)", "e.g. " + side + ": {column: event_time, delay: 10 minutes}, or use type: inner");
+        }
+      }
+      if (!join.has("within") && !join.has("time_condition")) {
+        join.problem("within", why + ": a time bound between the two sides", "e.g. within: 10 minutes, or"
+            + " time_condition: \"r.click_ts BETWEEN l.imp_ts AND l.imp_ts + INTERVAL 10 MINUTES\"");
+      }
+    }
+    if (problems.size() > before) {
+      return null;
+    }
+    return new StreamJoinConfig(Optional.ofNullable(table), Optional.ofNullable(streamJoinPipeline), options, keys,
+        type, within, condition, left, right);
   }
 
   private List<JoinConfig> joins() {

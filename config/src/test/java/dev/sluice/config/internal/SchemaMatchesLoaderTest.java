@@ -91,6 +91,7 @@ class SchemaMatchesLoaderTest {
     assertEnum("pipelines[].aggregate.window.type", Names.WINDOW_TYPES.keySet());
     assertEnum("pipelines[].process.output_mode", Names.PROCESS_MODES.keySet());
     assertEnum("pipelines[].process.timeout", Names.TIMEOUTS.keySet());
+    assertEnum("pipelines[].join_stream.type", Names.STREAM_JOIN_TYPES.keySet());
     assertThat(resolve(schema.path("$defs").path("trigger")).path("oneOf").get(0).path("enum"))
         .extracting(JsonNode::asText).containsExactly(Names.AVAILABLE_NOW, Names.ONCE);
   }
