@@ -18,13 +18,16 @@ import java.util.List;
 import dev.sluice.config.ConfigException;
 import dev.sluice.config.ConfigProblem;
 import dev.sluice.config.ProcessConfig;
+import dev.sluice.config.StreamJoinConfig;
 import dev.sluice.ingestion.OutputMode;
 import dev.sluice.ingestion.stateful.Plugins;
 
 /**
  * Starts a silver pipeline: its bronze table read as a stream, then the optional {@code process} step (a user's
  * stateful processor loaded from {@link SluiceSession#pluginClassLoader()}, whose output rows are what the rest
- * of the pipeline and the ledger's {@code rowsIn} see), derived {@code columns}, {@code filter},
+ * of the pipeline and the ledger's {@code rowsIn} see) or the {@code join_stream} step (a stream-stream join with
+ * another table's stream, see {@link StreamJoinStep}; its joined rows are what follows sees), derived
+ * {@code columns}, {@code filter},
  * {@code expectations}, {@code dedup}, and a MERGE by {@code sink.merge.keys} into the silver table (SCD 1 or
  * 2, created with the change data feed on before the first batch).
  *
@@ -69,7 +72,10 @@ public final class SilverPipeline {
           + " exist yet; run the upstream pipeline " + pipeline.source().pipeline().orElse("") + " first");
     }
     Plugins.Loaded processor = pipeline.process().map(p -> processor(session, config, pipeline, p)).orElse(null);
-    StructType input = processor == null ? bronze.latestSnapshot().schema() : processor.outputSchema();
+    StreamJoinStep join = pipeline.joinStream().map(j -> joinStep(session, config, pipeline, j,
+        bronze.latestSnapshot().schema())).orElse(null);
+    StructType input = processor != null ? processor.outputSchema()
+        : join != null ? join.outputSchema() : bronze.latestSnapshot().schema();
     StructType stage = SilverSchemas.stage(pipeline.name(), input, pipeline.columns());
     Table silver = session.table(silverUri);
     Tombstones tombstones = new Tombstones(session.table(silverUri + "/" + Tombstones.FOLDER),
@@ -84,6 +90,11 @@ public final class SilverPipeline {
     StreamFrame source = session.readStream().format("delta").options(pipeline.source().options()).load(bronzeUri);
     if (processor != null) {
       source = process(source, pipeline.process().get(), processor);
+    }
+    if (join != null) {
+      StreamJoinConfig j = pipeline.joinStream().get();
+      source = join.apply(source, session.readStream().format("delta").options(j.options())
+          .load(tableUri(config, j.table().orElseThrow())));
     }
     StreamFrame frame = plan(source, pipeline, mergeConfig, states);
     Table quarantine = session.table(silverUri + "_quarantine");
@@ -120,6 +131,18 @@ public final class SilverPipeline {
           "pass the processor's jar with --jars or put it in the plugins/ folder beside the config; the class"
               + " implements StatefulProcessor or FlatMapGroupsWithStateFunction, and ProcessorPlugin")));
     }
+  }
+
+  private static StreamJoinStep joinStep(SluiceSession session, SluiceConfig config, PipelineConfig pipeline,
+      StreamJoinConfig join, StructType left) {
+    String uri = tableUri(config, join.table().orElseThrow(() -> new IllegalArgumentException("Pipeline '"
+        + pipeline.name() + "': join_stream names no table; set join_stream.pipeline or join_stream.table")));
+    Table right = session.table(uri);
+    if (!right.exists()) {
+      throw new IllegalStateException("Pipeline '" + pipeline.name() + "': the table of join_stream, " + uri
+          + ", does not exist yet; run the upstream pipeline " + join.pipeline().orElse("") + " first");
+    }
+    return new StreamJoinStep(join, left, right.latestSnapshot().schema());
   }
 
   /** The bronze stream through the processor: its watermark first (event-time timeouts need one), then the class. */
