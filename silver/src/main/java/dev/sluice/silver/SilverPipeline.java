@@ -133,6 +133,17 @@ public final class SilverPipeline {
     }
   }
 
+  /**
+   * The rows {@code join_stream} gives the rest of the pipeline, for a source of schema {@code left} and a joined
+   * table of schema {@code right}: the keys once, the left columns, the right ones (clashing names
+   * {@code <name>_right}); the left ones for {@code left_semi}.
+   *
+   * @throws IllegalArgumentException naming a key that is not a column of both
+   */
+  public static StructType joinedSchema(StreamJoinConfig join, StructType left, StructType right) {
+    return new StreamJoinStep(join, left, right).outputSchema();
+  }
+
   private static StreamJoinStep joinStep(SluiceSession session, SluiceConfig config, PipelineConfig pipeline,
       StreamJoinConfig join, StructType left) {
     String uri = tableUri(config, join.table().orElseThrow(() -> new IllegalArgumentException("Pipeline '"

@@ -57,7 +57,7 @@ public final class PlanCheck implements ConfigCheck {
       Pipeline checked = new Pipeline(config, p, "pipelines[" + all.indexOf(p) + "]", reporter);
       tables.put(p.name(), switch (p.layer()) {
         case BRONZE -> checked.bronze();
-        case SILVER -> checked.silver(upstream(tables, p.source().pipeline()));
+        case SILVER -> checked.silver(upstream(tables, p.source().pipeline()), tables);
         case GOLD -> checked.gold(upstream(tables, p.source().pipeline()), tables);
       });
     }
@@ -98,9 +98,15 @@ public final class PlanCheck implements ConfigCheck {
       return table;
     }
 
-    Optional<StructType> silver(Optional<StructType> bronze) {
+    Optional<StructType> silver(Optional<StructType> bronze, Map<String, Optional<StructType>> tables) {
       if (bronze.isEmpty()) {
         return unknown("its bronze table's schema");
+      }
+      if (p.joinStream().isPresent()) {
+        bronze = joined(bronze.get(), p.joinStream().get(), tables);
+        if (bronze.isEmpty()) {
+          return Optional.empty();
+        }
       }
       if (p.process().isPresent()) {
         bronze = processed(bronze.get(), p.process().get());
@@ -135,6 +141,22 @@ public final class PlanCheck implements ConfigCheck {
         problem(path + ".sink.merge", e.getMessage(), "");
         return Optional.empty();
       }
+    }
+
+    /** The schema of the joined rows, after checking keys and watermark columns on each side; empty if unknown. */
+    private Optional<StructType> joined(StructType left, dev.sluice.config.StreamJoinConfig join,
+        Map<String, Optional<StructType>> tables) {
+      String at = path + ".join_stream";
+      Optional<StructType> right = upstream(tables, join.pipeline());
+      if (right.isEmpty()) {
+        return unknown("the schema of join_stream");
+      }
+      int found = problems;
+      columnsExist(join.keys(), left, at + ".keys");
+      columnsExist(join.keys(), right.get(), at + ".keys");
+      join.leftWatermark().ifPresent(w -> columnExists(w.column(), left, at + ".left_watermark.column"));
+      join.rightWatermark().ifPresent(w -> columnExists(w.column(), right.get(), at + ".right_watermark.column"));
+      return problems > found ? Optional.empty() : Optional.of(SilverPipeline.joinedSchema(join, left, right.get()));
     }
 
     /** The processor's output schema, after checking its keys and watermark against its input; empty on a problem. */
