@@ -7,7 +7,7 @@ import java.util.Optional;
 /**
  * One pipeline: a streaming query from its source through the layer's transforms to its sink table.
  *
- * <p>Transforms apply in this order: {@code joins} (gold), {@code columns}, {@code filter}, {@code expectations}
+ * <p>Transforms apply in this order: {@code process} or {@code join_stream} (silver), {@code joins} (gold), {@code columns}, {@code filter}, {@code expectations}
  * (silver), {@code dedup} (silver), {@code aggregate} (gold). {@link #trigger()} is already resolved against the
  * defaults, and so is {@link #stateStore()}.
  */
@@ -26,7 +26,9 @@ public record PipelineConfig(
     Optional<ScheduleConfig> schedule,
     List<String> after,
     MaintenanceConfig maintenance,
-    StateStoreConfig stateStore) {
+    StateStoreConfig stateStore,
+    Optional<ProcessConfig> process,
+    Optional<StreamJoinConfig> joinStream) {
   public PipelineConfig {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(layer, "layer");
@@ -43,6 +45,17 @@ public record PipelineConfig(
     after = List.copyOf(after);
     Objects.requireNonNull(maintenance, "maintenance");
     Objects.requireNonNull(stateStore, "stateStore");
+    Objects.requireNonNull(process, "process");
+    Objects.requireNonNull(joinStream, "joinStream");
+  }
+
+  /** Without a {@code process} step. */
+  public PipelineConfig(String name, Layer layer, SourceConfig source, List<DerivedColumn> columns,
+      Optional<String> filter, List<Expectation> expectations, Optional<DedupConfig> dedup, List<JoinConfig> joins,
+      Optional<AggregateConfig> aggregate, SinkConfig sink, TriggerConfig trigger, Optional<ScheduleConfig> schedule,
+      List<String> after, MaintenanceConfig maintenance, StateStoreConfig stateStore) {
+    this(name, layer, source, columns, filter, expectations, dedup, joins, aggregate, sink, trigger, schedule, after,
+        maintenance, stateStore, Optional.empty(), Optional.empty());
   }
 
   /** With the in-memory state store. */

@@ -83,6 +83,18 @@ import java.util.Optional;
  *       pipeline must name a bronze one, a gold pipeline a silver one) or {@code table} (relative to the
  *       warehouse, or an absolute file:/// or s3:// URI); {@code format} may only be {@code delta}.
  *       Every layer: {@code options}, a mapping of engine options passed through as strings.
+ *   <li>{@code process} (silver, {@link ProcessConfig}): {@code class} (required: a {@code StatefulProcessor} or
+ *       {@code FlatMapGroupsWithStateFunction} implementing {@code ProcessorPlugin}, from {@code --jars} or the
+ *       {@code plugins/} folder beside the config), {@code keys} (required), {@code output_mode} ({@code append}
+ *       (default) | {@code update}), {@code timeout} ({@code none} (default) | {@code processing_time} |
+ *       {@code event_time}, which needs {@code watermark}), {@code options} (given to a {@code Map} constructor),
+ *       {@code watermark}.
+ *   <li>{@code join_stream} (silver, not with process, {@link StreamJoinConfig}): one of {@code pipeline} or
+ *       {@code table} (the right side, read as a stream), {@code options}, {@code keys} (required, named alike),
+ *       {@code type} ({@code inner} (default) | {@code left_outer} | {@code right_outer} | {@code full_outer} |
+ *       {@code left_semi}), {@code within} (interval) or {@code time_condition} (SQL over aliases {@code l},
+ *       {@code r}), {@code left_watermark}, {@code right_watermark}. {@code within} needs both watermarks; outer and
+ *       semi joins need both watermarks and a time bound.
  *   <li>{@code joins} (gold): a list of stream-static joins. Each names one of {@code table}, {@code pipeline},
  *       or {@code path} with {@code format} (json | csv | parquet | delta) and optional {@code schema} and
  *       {@code options}; {@code on} (required): key columns named alike on both sides; {@code type}:
@@ -95,7 +107,9 @@ import java.util.Optional;
  *   <li>{@code dedup} (silver): {@code keys} (required list of columns), {@code watermark}
  *       ({@code {column, delay, max_future_skew}}, optional; {@code max_future_skew} default {@code 1 day}).
  *   <li>{@code aggregate} (gold, required there): {@code group_by} (columns), {@code window}
- *       ({@code {column, size, slide}}; slide defaults to size, i.e. tumbling; 0 &lt; slide &le; size),
+ *       ({@code {type, column, size, slide}}; slide defaults to size, i.e. tumbling; 0 &lt; slide &le; size;
+ *       {@code type} {@code tumbling} | {@code sliding} | {@code session}; a session window is
+ *       {@code {type: session, column, gap | gap_expr}}, append mode only, see {@link SessionWindowConfig}),
  *       {@code measures} (required: {@code "<count|sum|avg|min|max>(<expr>) AS <name>"}), {@code output_mode}
  *       ({@code update} (default) | {@code complete} | {@code append}), {@code watermark}
  *       ({@code {column, delay, max_future_skew}}). At least one of group_by or window. Append requires a window and a watermark
@@ -107,11 +121,11 @@ import java.util.Optional;
  *   <li>{@code trigger}: {@code available_now} | {@code once} | {@code {processing_time: <interval>}};
  *       default the {@code defaults} trigger.
  *   <li>{@code schedule}: {@code {cron: "<Quartz cron, 6 or 7 fields>"}} or {@code {every: <interval>}}.
- *   <li>{@code after}: names of pipelines this one runs after. Together with {@code source.pipeline} and join
- *       pipelines these must name existing pipelines and form no cycle.
+ *   <li>{@code after}: names of pipelines this one runs after. Together with {@code source.pipeline}, join
+ *       pipelines and {@code join_stream.pipeline} these must name existing pipelines and form no cycle.
  * </ul>
  *
- * <p>Transforms run in this order: joins, columns, filter, expectations, dedup, aggregate. Unknown keys are
+ * <p>Transforms run in this order: process or join_stream, joins, columns, filter, expectations, dedup, aggregate. Unknown keys are
  * refused with the closest valid key; every problem is reported at once as
  * {@code pipelines[2].sink.merge.keys: required (line 41)}.
  */

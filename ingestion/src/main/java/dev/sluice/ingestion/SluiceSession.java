@@ -28,6 +28,7 @@ public final class SluiceSession implements AutoCloseable {
   private final Map<String, MemorySink> memorySinks = new ConcurrentHashMap<>();
   private final java.time.Duration runnerLeaseWait;
   private final StateStoreSettings stateStore;
+  private ClassLoader pluginClassLoader = SluiceSession.class.getClassLoader();
 
   private SluiceSession(Map<String, String> storageOptions, Clock clock, UnaryOperator<ObjectStore> storeWrapper,
       java.time.Duration runnerLeaseWait, StateStoreSettings stateStore) {
@@ -110,6 +111,11 @@ public final class SluiceSession implements AutoCloseable {
     return new StateReader(location(tableOrCheckpoint));
   }
 
+  /** Where user classes named in pipeline configs are loaded from ({@link Builder#pluginClassLoader}). */
+  public ClassLoader pluginClassLoader() {
+    return pluginClassLoader;
+  }
+
   /** The state store settings queries use unless they set option {@code stateStore}. */
   public StateStoreSettings stateStore() {
     return stateStore;
@@ -152,6 +158,7 @@ public final class SluiceSession implements AutoCloseable {
     private UnaryOperator<ObjectStore> storeWrapper = UnaryOperator.identity();
     private java.time.Duration runnerLeaseWait = java.time.Duration.ZERO;
     private StateStoreSettings stateStore = StateStoreSettings.defaults();
+    private ClassLoader pluginClassLoader = SluiceSession.class.getClassLoader();
 
     /** A storage option for S3 paths: endpoint, region, path-style, access-key-id, secret-access-key, … */
     public Builder storageOption(String key, String value) {
@@ -203,8 +210,19 @@ public final class SluiceSession implements AutoCloseable {
       return stateStore(stateStore.withType(StateStoreType.of(provider, "session stateStore")));
     }
 
+    /**
+     * Where user classes named in pipeline configs ({@code process.class}) are loaded from, e.g.
+     * {@link dev.sluice.ingestion.stateful.Plugins#classLoader}; default Sluice's own class loader.
+     */
+    public Builder pluginClassLoader(ClassLoader value) {
+      this.pluginClassLoader = java.util.Objects.requireNonNull(value, "pluginClassLoader");
+      return this;
+    }
+
     public SluiceSession build() {
-      return new SluiceSession(storageOptions, clock, storeWrapper, runnerLeaseWait, stateStore);
+      SluiceSession session = new SluiceSession(storageOptions, clock, storeWrapper, runnerLeaseWait, stateStore);
+      session.pluginClassLoader = pluginClassLoader;
+      return session;
     }
   }
 }

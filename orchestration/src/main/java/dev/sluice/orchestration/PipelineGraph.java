@@ -54,6 +54,7 @@ public final class PipelineGraph {
     for (JoinConfig j : p.joins()) {
       j.pipeline().ifPresent(out::add);
     }
+    p.joinStream().flatMap(j -> j.pipeline()).ifPresent(out::add);
     return out;
   }
 

@@ -15,9 +15,19 @@ import dev.sluice.ingestion.Trigger;
 import dev.sluice.table.Table;
 import dev.sluice.table.types.StructType;
 import java.util.List;
+import dev.sluice.config.ConfigException;
+import dev.sluice.config.ConfigProblem;
+import dev.sluice.config.ProcessConfig;
+import dev.sluice.config.StreamJoinConfig;
+import dev.sluice.ingestion.OutputMode;
+import dev.sluice.ingestion.stateful.Plugins;
 
 /**
- * Starts a silver pipeline: its bronze table read as a stream, then derived {@code columns}, {@code filter},
+ * Starts a silver pipeline: its bronze table read as a stream, then the optional {@code process} step (a user's
+ * stateful processor loaded from {@link SluiceSession#pluginClassLoader()}, whose output rows are what the rest
+ * of the pipeline and the ledger's {@code rowsIn} see) or the {@code join_stream} step (a stream-stream join with
+ * another table's stream, see {@link StreamJoinStep}; its joined rows are what follows sees), derived
+ * {@code columns}, {@code filter},
  * {@code expectations}, {@code dedup}, and a MERGE by {@code sink.merge.keys} into the silver table (SCD 1 or
  * 2, created with the change data feed on before the first batch).
  *
@@ -61,7 +71,12 @@ public final class SilverPipeline {
       throw new IllegalStateException("Pipeline '" + pipeline.name() + "': its bronze table " + bronzeUri + " does not"
           + " exist yet; run the upstream pipeline " + pipeline.source().pipeline().orElse("") + " first");
     }
-    StructType stage = SilverSchemas.stage(pipeline.name(), bronze.latestSnapshot().schema(), pipeline.columns());
+    Plugins.Loaded processor = pipeline.process().map(p -> processor(session, config, pipeline, p)).orElse(null);
+    StreamJoinStep join = pipeline.joinStream().map(j -> joinStep(session, config, pipeline, j,
+        bronze.latestSnapshot().schema())).orElse(null);
+    StructType input = processor != null ? processor.outputSchema()
+        : join != null ? join.outputSchema() : bronze.latestSnapshot().schema();
+    StructType stage = SilverSchemas.stage(pipeline.name(), input, pipeline.columns());
     Table silver = session.table(silverUri);
     Tombstones tombstones = new Tombstones(session.table(silverUri + "/" + Tombstones.FOLDER),
         mergeConfig);
@@ -72,8 +87,16 @@ public final class SilverPipeline {
     silver.create(merge.tableSchema(stage)).partitionBy(pipeline.sink().partitionBy().toArray(String[]::new))
         .enableChangeDataFeed().ifNotExists().commit();
     BatchStates states = new BatchStates();
-    StreamFrame frame = plan(session.readStream().format("delta").options(pipeline.source().options())
-        .load(bronzeUri), pipeline, mergeConfig, states);
+    StreamFrame source = session.readStream().format("delta").options(pipeline.source().options()).load(bronzeUri);
+    if (processor != null) {
+      source = process(source, pipeline.process().get(), processor);
+    }
+    if (join != null) {
+      StreamJoinConfig j = pipeline.joinStream().get();
+      source = join.apply(source, session.readStream().format("delta").options(j.options())
+          .load(tableUri(config, j.table().orElseThrow())));
+    }
+    StreamFrame frame = plan(source, pipeline, mergeConfig, states);
     Table quarantine = session.table(silverUri + "_quarantine");
     String checkpoint = silverUri + "/_checkpoints/" + pipeline.name();
     if (Checkpoints.isUnused(session.location(checkpoint))) {
@@ -83,6 +106,7 @@ public final class SilverPipeline {
     String maxFutureSkew = pipeline.dedup().flatMap(DedupConfig::watermark).map(w -> w.maxFutureSkew().text())
         .orElse(WatermarkConfig.DEFAULT_MAX_FUTURE_SKEW.text());
     var writer = frame.writeStream();
+    pipeline.process().ifPresent(p -> writer.outputMode(p.outputMode().yamlName()));
     pipeline.stateStore().options().forEach(writer::option);
     return writer.queryName(pipeline.name()).trigger(trigger)
         .option("maxFutureSkew", maxFutureSkew)
@@ -90,6 +114,56 @@ public final class SilverPipeline {
         .option("minBatchesToRetain", Integer.toString(config.defaults().minBatchesToRetain()))
         .foreachBatch(new SilverSink(pipeline.name(), quarantine, states, merge))
         .start();
+  }
+
+  /**
+   * Loads the {@code process} class from the session's plugin class loader.
+   *
+   * @throws ConfigException at {@code pipelines[i].process.class} when it can't be loaded or isn't a processor
+   */
+  public static Plugins.Loaded processor(SluiceSession session, SluiceConfig config, PipelineConfig pipeline,
+      ProcessConfig process) {
+    try {
+      return Plugins.load(process.className(), process.options(), session.pluginClassLoader());
+    } catch (IllegalArgumentException e) {
+      String path = "pipelines[" + config.pipelines().indexOf(pipeline) + "].process.class";
+      throw new ConfigException("pipeline " + pipeline.name(), List.of(new ConfigProblem(path, 0, 0, e.getMessage(),
+          "pass the processor's jar with --jars or put it in the plugins/ folder beside the config; the class"
+              + " implements StatefulProcessor or FlatMapGroupsWithStateFunction, and ProcessorPlugin")));
+    }
+  }
+
+  /**
+   * The rows {@code join_stream} gives the rest of the pipeline, for a source of schema {@code left} and a joined
+   * table of schema {@code right}: the keys once, the left columns, the right ones (clashing names
+   * {@code <name>_right}); the left ones for {@code left_semi}.
+   *
+   * @throws IllegalArgumentException naming a key that is not a column of both
+   */
+  public static StructType joinedSchema(StreamJoinConfig join, StructType left, StructType right) {
+    return new StreamJoinStep(join, left, right).outputSchema();
+  }
+
+  private static StreamJoinStep joinStep(SluiceSession session, SluiceConfig config, PipelineConfig pipeline,
+      StreamJoinConfig join, StructType left) {
+    String uri = tableUri(config, join.table().orElseThrow(() -> new IllegalArgumentException("Pipeline '"
+        + pipeline.name() + "': join_stream names no table; set join_stream.pipeline or join_stream.table")));
+    Table right = session.table(uri);
+    if (!right.exists()) {
+      throw new IllegalStateException("Pipeline '" + pipeline.name() + "': the table of join_stream, " + uri
+          + ", does not exist yet; run the upstream pipeline " + join.pipeline().orElse("") + " first");
+    }
+    return new StreamJoinStep(join, left, right.latestSnapshot().schema());
+  }
+
+  /** The bronze stream through the processor: its watermark first (event-time timeouts need one), then the class. */
+  private static StreamFrame process(StreamFrame source, ProcessConfig process, Plugins.Loaded processor) {
+    if (process.watermark().isPresent()) {
+      WatermarkConfig watermark = process.watermark().get();
+      source = source.withWatermark(watermark.column(), watermark.delay().text());
+    }
+    return processor.apply(source, process.keys(), OutputMode.of(process.outputMode().yamlName()),
+        process.timeout().yamlName());
   }
 
   /**

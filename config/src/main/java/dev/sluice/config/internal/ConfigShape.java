@@ -33,17 +33,24 @@ final class ConfigShape {
   static final Shape JOIN = object(
       "table", SCALAR, "pipeline", SCALAR, "path", SCALAR, "format", SCALAR, "options", FREE_MAP,
       "schema", listOf(COLUMN), "on", SCALAR_LIST, "type", SCALAR, "refresh", SCALAR);
-  static final Shape WINDOW = object("column", SCALAR, "size", SCALAR, "slide", SCALAR);
+  static final Shape WINDOW = object("type", SCALAR, "column", SCALAR, "size", SCALAR, "slide", SCALAR,
+      "gap", SCALAR, "gap_expr", SCALAR);
   static final Shape AGGREGATE = object(
       "group_by", SCALAR_LIST, "window", WINDOW, "measures", SCALAR_LIST, "output_mode", SCALAR,
       "watermark", WATERMARK);
+  static final Shape PROCESS = object("class", SCALAR, "keys", SCALAR_LIST, "output_mode", SCALAR,
+      "timeout", SCALAR, "options", FREE_MAP, "watermark", WATERMARK);
+  static final Shape JOIN_STREAM = object("pipeline", SCALAR, "table", SCALAR, "options", FREE_MAP,
+      "keys", SCALAR_LIST, "type", SCALAR, "within", SCALAR, "time_condition", SCALAR,
+      "left_watermark", WATERMARK, "right_watermark", WATERMARK);
   static final Shape MERGE = object("keys", SCALAR_LIST, "sequence_by", SCALAR, "delete_when", SCALAR, "scd", SCALAR,
       "tombstone_retention", SCALAR);
   static final Shape SINK = object("table", SCALAR, "partition_by", SCALAR_LIST, "merge", MERGE);
   static final Shape SCHEDULE = object("cron", SCALAR, "every", SCALAR);
   static final Shape PIPELINE = object(
       "name", SCALAR, "layer", SCALAR, "source", SOURCE, "columns", listOf(DERIVED), "filter", SCALAR,
-      "expectations", listOf(EXPECTATION), "dedup", DEDUP, "joins", listOf(JOIN), "aggregate", AGGREGATE,
+      "expectations", listOf(EXPECTATION), "dedup", DEDUP, "process", PROCESS,
+      "join_stream", JOIN_STREAM, "joins", listOf(JOIN), "aggregate", AGGREGATE,
       "sink", SINK, "trigger", TRIGGER, "schedule", SCHEDULE, "after", SCALAR_LIST,
       "maintenance", MAINTENANCE, "state_store", STATE_STORE);
   static final Shape JOB_STORE = object("url", SCALAR, "user", SCALAR, "password", SCALAR, "pool_size", SCALAR);

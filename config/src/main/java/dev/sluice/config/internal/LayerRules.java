@@ -10,7 +10,7 @@ final class LayerRules {
       "maintenance");
   private static final Map<Layer, Set<String>> PIPELINE_KEYS = Map.of(
       Layer.BRONZE, COMMON,
-      Layer.SILVER, union(COMMON, Set.of("columns", "filter", "expectations", "dedup", "state_store")),
+      Layer.SILVER, union(COMMON, Set.of("process", "join_stream", "columns", "filter", "expectations", "dedup", "state_store")),
       Layer.GOLD, union(COMMON, Set.of("joins", "columns", "filter", "aggregate", "state_store")));
   private static final Set<String> FILE_SOURCE_KEYS = Set.of("format", "path", "options", "schema", "schema_evolution");
   private static final Set<String> TABLE_SOURCE_KEYS = Set.of("format", "pipeline", "table", "options");
@@ -33,6 +33,10 @@ final class LayerRules {
       case "expectations":
       case "dedup":
         return "expectations and dedup belong to silver pipelines";
+      case "process":
+      case "join_stream":
+        return "process (a StatefulProcessor from a jar) and join_stream (a stream-stream join) belong to silver"
+            + " pipelines, whose source is a stream of bronze rows";
       case "state_store":
         return "a bronze pipeline keeps no state; state_store applies to silver dedup and gold aggregates";
       default:

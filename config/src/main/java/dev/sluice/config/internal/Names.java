@@ -26,6 +26,16 @@ final class Names {
   static final Map<String, AggregateOutputMode> OUTPUT_MODES = of(AggregateOutputMode.values(),
       AggregateOutputMode::yamlName);
   static final Map<String, Integer> SCD_TYPES = of(new Integer[] {1, 2}, String::valueOf);
+  static final Map<String, dev.sluice.config.ProcessConfig.Mode> PROCESS_MODES = of(
+      dev.sluice.config.ProcessConfig.Mode.values(), dev.sluice.config.ProcessConfig.Mode::yamlName);
+  static final Map<String, dev.sluice.config.ProcessConfig.Timeout> TIMEOUTS = of(
+      dev.sluice.config.ProcessConfig.Timeout.values(), dev.sluice.config.ProcessConfig.Timeout::yamlName);
+  static final Map<String, dev.sluice.config.StreamJoinConfig.Type> STREAM_JOIN_TYPES = of(
+      dev.sluice.config.StreamJoinConfig.Type.values(), dev.sluice.config.StreamJoinConfig.Type::yamlName);
+  static final String TUMBLING = "tumbling";
+  static final String SLIDING = "sliding";
+  static final String SESSION = "session";
+  static final Map<String, String> WINDOW_TYPES = of(new String[] {TUMBLING, SLIDING, SESSION}, t -> t);
   static final String AVAILABLE_NOW = "available_now";
   static final String ONCE = "once";
 

@@ -15,10 +15,13 @@ import dev.sluice.config.JoinType;
 import dev.sluice.config.Layer;
 import dev.sluice.config.MergeConfig;
 import dev.sluice.config.PipelineConfig;
+import dev.sluice.config.ProcessConfig;
 import dev.sluice.config.ScheduleConfig;
 import dev.sluice.config.SchemaEvolution;
+import dev.sluice.config.SessionWindowConfig;
 import dev.sluice.config.SinkConfig;
 import dev.sluice.config.SourceConfig;
+import dev.sluice.config.StreamJoinConfig;
 import dev.sluice.config.SourceFormat;
 import dev.sluice.config.TriggerConfig;
 import dev.sluice.config.WatermarkConfig;
@@ -48,6 +51,7 @@ final class PipelineReader {
   private final Map<Integer, String> joinPipelines = new LinkedHashMap<>();
   private List<String> after = List.of();
   private String sinkTable;
+  private String streamJoinPipeline;
 
   PipelineReader(Fields pipeline, int index, Defaults defaults, Map<String, String> sinkTables) {
     this.pipeline = pipeline;
@@ -58,7 +62,7 @@ final class PipelineReader {
   }
 
   PipelineRef ref() {
-    return new PipelineRef(index, name, layer, sourcePipeline, joinPipelines, after, sinkTable);
+    return new PipelineRef(index, name, layer, sourcePipeline, joinPipelines, after, sinkTable, streamJoinPipeline);
   }
 
   PipelineConfig read() {
@@ -73,6 +77,16 @@ final class PipelineReader {
     checkLayerKeys();
     SourceConfig source = pipeline.require("source", sourceHint())
         ? source(pipeline.object("source", "a mapping describing the input")) : null;
+    Optional<ProcessConfig> process = allowed("process") && pipeline.has("process")
+        ? Optional.ofNullable(process(pipeline.object("process", "a mapping {class, keys, output_mode, timeout}")))
+        : Optional.empty();
+    Optional<StreamJoinConfig> joinStream = allowed("join_stream") && pipeline.has("join_stream")
+        ? Optional.ofNullable(joinStream(pipeline.object("join_stream", "a mapping {pipeline, keys, within,"
+            + " left_watermark, right_watermark}"))) : Optional.empty();
+    if (pipeline.has("join_stream") && pipeline.has("process")) {
+      pipeline.problem("join_stream", "a pipeline has either `process` or `join_stream`, not both",
+          "join in one silver pipeline and process its table in the next");
+    }
     List<JoinConfig> joins = allowed("joins") ? joins() : List.of();
     List<DerivedColumn> columns = allowed("columns") ? columns() : List.of();
     Optional<String> filter = allowed("filter") ? pipeline.optionalString("filter") : Optional.empty();
@@ -93,7 +107,7 @@ final class PipelineReader {
       return null;
     }
     return new PipelineConfig(name, layer, source, columns, filter, expectations, dedup, joins, aggregate, sink,
-        trigger, schedule, after, maintenance.over(defaults.maintenance()), stateStore);
+        trigger, schedule, after, maintenance.over(defaults.maintenance()), stateStore, process, joinStream);
   }
 
   private boolean allowed(String key) {
@@ -282,6 +296,92 @@ final class PipelineReader {
     return column == null || delay == null || skew == null ? null : new WatermarkConfig(column, delay, skew);
   }
 
+  /** A Java binary class name: dot-separated identifiers, {@code $} for nested classes. */
+  private static final java.util.regex.Pattern CLASS_NAME = java.util.regex.Pattern.compile(
+      "[A-Za-z_$][A-Za-z0-9_$]*(\\.[A-Za-z_$][A-Za-z0-9_$]*)*");
+
+  private ProcessConfig process(Fields process) {
+    if (process == null) {
+      return null;
+    }
+    int before = problems.size();
+    String className = process.requiredString("class", "the processor's class, e.g. class: com.acme.Sessionize");
+    if (className != null && !CLASS_NAME.matcher(className.strip()).matches()) {
+      process.problem("class", "`" + className + "` is not a Java class name", "the binary name of a class in a jar"
+          + " passed with --jars or in the plugins/ folder beside the config, e.g. com.acme.Sessionize");
+    }
+    List<String> keys = process.requiredStrings("keys", "column names", "the grouping columns, e.g. keys: [user]");
+    ProcessConfig.Mode mode = process.choice("output_mode", Names.PROCESS_MODES, ProcessConfig.Mode.APPEND);
+    ProcessConfig.Timeout timeout = process.choice("timeout", Names.TIMEOUTS, ProcessConfig.Timeout.NONE);
+    Map<String, String> options = process.options("options");
+    Optional<WatermarkConfig> watermark = process.has("watermark")
+        ? Optional.ofNullable(watermark(process.object("watermark", "a watermark {column, delay}")))
+        : Optional.empty();
+    if (timeout == ProcessConfig.Timeout.EVENT_TIME && !process.has("watermark")) {
+      process.problem("timeout", "timeout: event_time needs a watermark", "add watermark: {column: event_time,"
+          + " delay: 10 minutes} to process (event-time timeouts fire as the watermark passes them)");
+    }
+    if (problems.size() > before) {
+      return null;
+    }
+    return new ProcessConfig(className.strip(), keys, mode, timeout, options, watermark);
+  }
+
+  private StreamJoinConfig joinStream(Fields join) {
+    if (join == null) {
+      return null;
+    }
+    int before = problems.size();
+    String table = oneTable(join, "the pipeline whose table is the right side");
+    String upstream = join.has("pipeline") ? join.string("pipeline") : null;
+    if (upstream != null) {
+      streamJoinPipeline = upstream.strip();
+      table = sinkTables.get(streamJoinPipeline);
+    }
+    Map<String, String> options = join.options("options");
+    List<String> keys = join.requiredStrings("keys", "column names", "the key columns, named alike on both sides,"
+        + " e.g. keys: [ad_id]");
+    StreamJoinConfig.Type type = join.choice("type", Names.STREAM_JOIN_TYPES, StreamJoinConfig.Type.INNER);
+    Optional<Interval> within = join.has("within") ? Optional.ofNullable(join.interval("within")) : Optional.empty();
+    Optional<String> condition = join.optionalString("time_condition");
+    Optional<WatermarkConfig> left = join.has("left_watermark")
+        ? Optional.ofNullable(watermark(join.object("left_watermark", "a watermark {column, delay}")))
+        : Optional.empty();
+    Optional<WatermarkConfig> right = join.has("right_watermark")
+        ? Optional.ofNullable(watermark(join.object("right_watermark", "a watermark {column, delay}")))
+        : Optional.empty();
+    if (join.has("within") && join.has("time_condition")) {
+      join.problem("time_condition", "give either `within` or `time_condition`, not both", "within: 10 minutes"
+          + " bounds the right time to [left time, left time + 10 minutes]; time_condition is that range in SQL");
+    }
+    if (join.has("within")) {
+      for (String side : List.of("left_watermark", "right_watermark")) {
+        if (!join.has(side)) {
+          join.problem(side, "required with `within`: its column is that side's event time",
+              "e.g. " + side + ": {column: event_time, delay: 10 minutes}");
+        }
+      }
+    }
+    if (type != null && type.needsBounds()) {
+      String why = "required for type: " + type.yamlName();
+      for (String side : List.of("left_watermark", "right_watermark")) {
+        if (!join.has(side) && !join.has("within")) {
+          join.problem(side, why + " (a row is emitted without a match, or evicted, once the watermarks pass its"
+              + " time bound)", "e.g. " + side + ": {column: event_time, delay: 10 minutes}, or use type: inner");
+        }
+      }
+      if (!join.has("within") && !join.has("time_condition")) {
+        join.problem("within", why + ": a time bound between the two sides", "e.g. within: 10 minutes, or"
+            + " time_condition: \"r.click_ts BETWEEN l.imp_ts AND l.imp_ts + INTERVAL 10 MINUTES\"");
+      }
+    }
+    if (problems.size() > before) {
+      return null;
+    }
+    return new StreamJoinConfig(Optional.ofNullable(table), Optional.ofNullable(streamJoinPipeline), options, keys,
+        type, within, condition, left, right);
+  }
+
   private List<JoinConfig> joins() {
     List<JoinConfig> joins = new ArrayList<>();
     List<Fields> items = pipeline.objects("joins", "joins {table, on, type}");
@@ -342,8 +442,14 @@ final class PipelineReader {
     }
     int before = problems.size();
     List<String> groupBy = aggregate.strings("group_by", "column names");
-    Optional<WindowConfig> window = aggregate.has("window")
-        ? Optional.ofNullable(window(aggregate.object("window", "a window {column, size, slide}"))) : Optional.empty();
+    Fields windowFields = aggregate.has("window")
+        ? aggregate.object("window", "a window {column, size, slide} or {type: session, column, gap}") : null;
+    String windowType = windowFields == null ? null : windowFields.choice("type", Names.WINDOW_TYPES, null);
+    boolean session = Names.SESSION.equals(windowType);
+    Optional<WindowConfig> window = windowFields == null || session ? Optional.empty()
+        : Optional.ofNullable(window(windowFields, windowType));
+    Optional<SessionWindowConfig> sessionWindow = session
+        ? Optional.ofNullable(sessionWindow(windowFields)) : Optional.empty();
     List<String> measures = aggregate.requiredStrings("measures", "measures",
         "e.g. measures: [\"sum(amount) AS revenue\", \"count(*) AS orders\"]");
     for (int i = 0; measures != null && i < measures.size(); i++) {
@@ -360,15 +466,20 @@ final class PipelineReader {
       aggregate.problem("group_by", "required: group by at least one column or a window", "e.g. group_by: [tier]");
     }
     if (mode == AggregateOutputMode.APPEND) {
-      checkAppend(aggregate, window, watermark);
+      checkAppend(aggregate, window.map(WindowConfig::column).or(() -> sessionWindow.map(SessionWindowConfig::column)),
+          watermark);
+    } else if (session && mode != null) {
+      aggregate.problem("output_mode", "a session window is written in append mode only, not " + mode.yamlName(),
+          "a session is final once the watermark passes its end: set output_mode: append and a watermark on the"
+              + " window's column (update mode is refused as in Spark; complete mode is not supported for sessions)");
     }
     if (problems.size() > before) {
       return null;
     }
-    return Optional.of(new AggregateConfig(groupBy, window, measures, mode, watermark));
+    return Optional.of(new AggregateConfig(groupBy, window, sessionWindow, measures, mode, watermark));
   }
 
-  private static void checkAppend(Fields aggregate, Optional<WindowConfig> window,
+  private static void checkAppend(Fields aggregate, Optional<String> windowColumn,
       Optional<WatermarkConfig> watermark) {
     if (!aggregate.has("watermark")) {
       aggregate.problem("watermark", "required for output_mode: append",
@@ -379,15 +490,21 @@ final class PipelineReader {
       aggregate.problem("window", "required for output_mode: append", "append writes finished windows only:"
           + " add window: {column: event_time, size: 1 minute}, or use output_mode: update");
     }
-    if (window.isPresent() && watermark.isPresent() && !window.get().column().equals(watermark.get().column())) {
+    if (windowColumn.isPresent() && watermark.isPresent() && !windowColumn.get().equals(watermark.get().column())) {
       aggregate.problem("watermark", "the watermark is on `" + watermark.get().column() + "` but the window on `"
-          + window.get().column() + "`", "in append mode the window must be on the watermarked column");
+          + windowColumn.get() + "`", "in append mode the window must be on the watermarked column");
     }
   }
 
-  private WindowConfig window(Fields window) {
+  private WindowConfig window(Fields window, String type) {
     if (window == null) {
       return null;
+    }
+    for (String key : List.of("gap", "gap_expr")) {
+      if (window.has(key)) {
+        window.problem(key, "`" + key + "` is for session windows", "write type: session, or give size (and slide)"
+            + " for a time window");
+      }
     }
     String column = window.requiredString("column", "the event-time column, e.g. event_time");
     Interval size = window.require("size", "e.g. size: 1 minute") ? window.interval("size") : null;
@@ -401,7 +518,48 @@ final class PipelineReader {
           "leave slide out for tumbling windows");
       return null;
     }
+    if (size != null && slide != null && type != null) {
+      boolean tumbling = size.duration().equals(slide.duration());
+      if (Names.TUMBLING.equals(type) && !tumbling) {
+        window.problem("slide", "a tumbling window has no slide shorter than its size", "leave slide out, or write"
+            + " type: sliding");
+        return null;
+      }
+      if (Names.SLIDING.equals(type) && tumbling) {
+        window.problem("slide", "required for type: sliding, shorter than the size (" + size + ")",
+            "e.g. slide: 1 minute; leave type out for a tumbling window");
+        return null;
+      }
+    }
     return column == null || size == null || slide == null ? null : new WindowConfig(column, size, slide);
+  }
+
+  /** {@code window: {type: session, column, gap | gap_expr}}. */
+  private static SessionWindowConfig sessionWindow(Fields window) {
+    for (String key : List.of("size", "slide")) {
+      if (window.has(key)) {
+        window.problem(key, "a session window has no `" + key + "`", "give its inactivity gap instead, e.g. gap:"
+            + " 30 minutes");
+      }
+    }
+    String column = window.requiredString("column", "the event-time column, e.g. event_time");
+    boolean fixed = window.has("gap");
+    boolean perRow = window.has("gap_expr");
+    if (fixed == perRow) {
+      window.problem("gap", fixed ? "give either `gap` or `gap_expr`, not both" : "required: `gap` or `gap_expr`",
+          "gap: 30 minutes, or gap_expr: \"CASE WHEN tier = 'gold' THEN '30 minutes' ELSE '10 minutes' END\"");
+      return null;
+    }
+    Interval gap = fixed ? window.interval("gap") : null;
+    if (gap != null && gap.duration().isZero()) {
+      window.problem("gap", "must be longer than zero", "e.g. gap: 30 minutes");
+      return null;
+    }
+    Optional<String> expression = perRow ? window.optionalString("gap_expr") : Optional.empty();
+    if (column == null || (fixed && gap == null) || (perRow && expression.isEmpty())) {
+      return null;
+    }
+    return new SessionWindowConfig(column, Optional.ofNullable(gap), expression.map(String::strip));
   }
 
   // ---- sink

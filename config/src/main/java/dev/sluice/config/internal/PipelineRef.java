@@ -15,7 +15,8 @@ record PipelineRef(
     String sourcePipeline,
     Map<Integer, String> joinPipelines,
     List<String> after,
-    String sinkTable) {
+    String sinkTable,
+    String streamJoinPipeline) {
 
   String path() {
     return "pipelines[" + index + "]";

@@ -35,6 +35,9 @@ final class ReferenceChecker {
       checkSource(ref);
       ref.joinPipelines().forEach((j, name) ->
           checkExists(ref, ref.path() + ".joins[" + j + "].pipeline", name));
+      if (ref.streamJoinPipeline() != null) {
+        checkExists(ref, ref.path() + ".join_stream.pipeline", ref.streamJoinPipeline());
+      }
       for (int i = 0; i < ref.after().size(); i++) {
         checkExists(ref, ref.path() + ".after[" + i + "]", ref.after().get(i));
       }
@@ -185,6 +188,9 @@ final class ReferenceChecker {
     if (to.equals(from.sourcePipeline())) {
       return from.path() + ".source.pipeline";
     }
+    if (to.equals(from.streamJoinPipeline())) {
+      return from.path() + ".join_stream.pipeline";
+    }
     return from.joinPipelines().entrySet().stream().filter(e -> e.getValue().equals(to))
         .map(e -> from.path() + ".joins[" + e.getKey() + "].pipeline").findFirst().orElse(from.path());
   }
@@ -196,6 +202,9 @@ final class ReferenceChecker {
       names.add(ref.sourcePipeline());
     }
     names.addAll(ref.joinPipelines().values());
+    if (ref.streamJoinPipeline() != null) {
+      names.add(ref.streamJoinPipeline());
+    }
     return names;
   }
 

@@ -88,6 +88,10 @@ class SchemaMatchesLoaderTest {
     assertEnum("pipelines[].joins[].refresh", Names.REFRESHES.keySet());
     assertEnum("pipelines[].aggregate.output_mode", Names.OUTPUT_MODES.keySet());
     assertEnum("pipelines[].sink.merge.scd", Names.SCD_TYPES.keySet());
+    assertEnum("pipelines[].aggregate.window.type", Names.WINDOW_TYPES.keySet());
+    assertEnum("pipelines[].process.output_mode", Names.PROCESS_MODES.keySet());
+    assertEnum("pipelines[].process.timeout", Names.TIMEOUTS.keySet());
+    assertEnum("pipelines[].join_stream.type", Names.STREAM_JOIN_TYPES.keySet());
     assertThat(resolve(schema.path("$defs").path("trigger")).path("oneOf").get(0).path("enum"))
         .extracting(JsonNode::asText).containsExactly(Names.AVAILABLE_NOW, Names.ONCE);
   }

@@ -32,18 +32,31 @@ final class AppendRouter implements BatchTransformer {
   private static final int LATE = 2;
 
   private final String timeColumn;
-  private final long sizeMicros;
-  private final long slideMicros;
+  private final LateRule lateRule;
   private final Table late;
   private final LedgerState ledger;
   private final Interval maxFutureSkew;
 
-  AppendRouter(String timeColumn, long sizeMicros, long slideMicros, Table late, LedgerState ledger,
-      Interval maxFutureSkew) {
+  /** When the engine treats a row as late: the same rule here, so the ledger counts what the engine drops. */
+  interface LateRule {
+    boolean isLate(long eventMicros, long watermarkMicros);
+
+    /** Time windows: late when every window containing the row ends at or before the watermark. */
+    static LateRule windows(long sizeMicros, long slideMicros) {
+      return (t, watermark) -> GroupAggregation.windowStarts(t, sizeMicros, slideMicros).stream()
+          .allMatch(s -> s + sizeMicros <= watermark);
+    }
+
+    /** Session windows: late at or before the watermark (it could reopen a session already written). */
+    static LateRule sessions() {
+      return (t, watermark) -> t <= watermark;
+    }
+  }
+
+  AppendRouter(String timeColumn, LateRule lateRule, Table late, LedgerState ledger, Interval maxFutureSkew) {
     this.maxFutureSkew = maxFutureSkew;
     this.timeColumn = timeColumn;
-    this.sizeMicros = sizeMicros;
-    this.slideMicros = slideMicros;
+    this.lateRule = lateRule;
     this.late = late;
     this.ledger = ledger;
   }
@@ -91,7 +104,7 @@ final class AppendRouter implements BatchTransformer {
         status.merge(rowId, LATE, Math::max);
         continue;
       }
-      status.merge(rowId, isLate(t, watermarkMicros) ? LATE : WRITTEN, Math::max);
+      status.merge(rowId, lateRule.isLate(GroupAggregation.micros(t), watermarkMicros) ? LATE : WRITTEN, Math::max);
       kept.add(strip(r, in, out.size()));
     }
     long written = status.values().stream().filter(s -> s == WRITTEN).count();
@@ -106,12 +119,6 @@ final class AppendRouter implements BatchTransformer {
           .operation("STREAMING LATE ROWS").commit();
     }
     return kept.build();
-  }
-
-  /** The engine's rule: late when every window containing {@code t} ends at or before the watermark. */
-  private boolean isLate(Instant t, long watermarkMicros) {
-    List<Long> starts = GroupAggregation.windowStarts(GroupAggregation.micros(t), sizeMicros, slideMicros);
-    return starts.stream().allMatch(s -> s + sizeMicros <= watermarkMicros);
   }
 
   private static Row strip(Row r, StructType in, int width) {

@@ -50,6 +50,9 @@ public final class GoldQuery {
     }
     this.aggregate = pipeline.aggregate().orElseThrow(() -> GoldErrors.notGold(pipeline.name(), "it has no aggregate"));
     this.goldUri = config.tableUri(pipeline.sink().table()).toString();
+    if (aggregate.sessionWindow().isPresent() && aggregate.outputMode() != AggregateOutputMode.APPEND) {
+      throw GoldErrors.notGold(pipeline.name(), "a session window is written in append mode only");
+    }
   }
 
   /** Starts the pipeline's query. */
@@ -137,7 +140,7 @@ public final class GoldQuery {
   }
 
   private dev.sluice.ingestion.DataStreamWriter appendQuery(StreamFrame frame, Table gold) {
-    WindowConfig window = aggregate.window().orElseThrow(
+    String windowColumn = aggregate.windowColumn().orElseThrow(
         () -> GoldErrors.notGold(pipeline.name(), "append mode needs aggregate.window"));
     var watermark = aggregate.watermark().orElseThrow(
         () -> GoldErrors.notGold(pipeline.name(), "append mode needs aggregate.watermark"));
@@ -154,10 +157,17 @@ public final class GoldQuery {
           + m.name() + "`");
     }
     Table late = session.table(lateUri());
-    frame = frame.mapBatches("gold: ledger and late changes", new AppendRouter(window.column(), windowMicros(true),
-        windowMicros(false), late, ledger, watermark.maxFutureSkew()));
+    AppendRouter.LateRule rule = aggregate.sessionWindow().isPresent() ? AppendRouter.LateRule.sessions()
+        : AppendRouter.LateRule.windows(windowMicros(true), windowMicros(false));
+    frame = frame.mapBatches("gold: ledger and late changes", new AppendRouter(windowColumn, rule, late, ledger,
+        watermark.maxFutureSkew()));
     List<String> keys = new ArrayList<>();
-    keys.add("window(`" + window.column() + "`, '" + window.size().text() + "', '" + window.slide().text() + "')");
+    keys.add(aggregate.sessionWindow()
+        .map(w -> "session_window(`" + w.column() + "`, " + w.gapArgument() + ")")
+        .orElseGet(() -> {
+          WindowConfig window = aggregate.window().orElseThrow();
+          return "window(`" + window.column() + "`, '" + window.size().text() + "', '" + window.slide().text() + "')";
+        }));
     keys.addAll(aggregate.groupBy());
     return frame.withWatermark(watermark.column(), watermark.delay().text())
         .groupBy(keys.toArray(String[]::new)).agg(aggregates.toArray(String[]::new))

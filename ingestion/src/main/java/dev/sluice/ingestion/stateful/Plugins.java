@@ -64,25 +64,66 @@ public final class Plugins {
    * @throws IllegalArgumentException naming the class when it can't be found, isn't one of those, doesn't
    *     implement {@link ProcessorPlugin}, or can't be created
    */
-  @SuppressWarnings({"unchecked", "rawtypes"})
   public static StreamFrame apply(StreamFrame input, String className, List<String> keys, OutputMode mode,
       String timeout, Map<String, String> options, ClassLoader loader) {
+    return load(className, options, loader).apply(input, keys, mode, timeout);
+  }
+
+  /**
+   * Loads and creates the class {@code className} from {@code loader}, checking that it is a processor Sluice can
+   * apply, before any query starts.
+   *
+   * @throws IllegalArgumentException naming the class when it can't be found, isn't a {@link StatefulProcessor} or
+   *     {@link FlatMapGroupsWithStateFunction}, doesn't implement {@link ProcessorPlugin}, or can't be created
+   */
+  public static Loaded load(String className, Map<String, String> options, ClassLoader loader) {
     Object instance = instantiate(className, options, loader);
-    if (!(instance instanceof ProcessorPlugin plugin)) {
+    if (!(instance instanceof StatefulProcessor) && !(instance instanceof FlatMapGroupsWithStateFunction)) {
+      throw new IllegalArgumentException("Processor class " + className + " is neither a "
+          + StatefulProcessor.class.getName() + " nor a " + FlatMapGroupsWithStateFunction.class.getName());
+    }
+    if (!(instance instanceof ProcessorPlugin)) {
       throw new IllegalArgumentException("Processor class " + className + " must implement "
           + ProcessorPlugin.class.getName() + " to declare its output (and state) encoder");
     }
-    KeyValueGroupedFrame grouped = input.groupByKey(keys.toArray(String[]::new));
-    if (instance instanceof StatefulProcessor processor) {
-      return grouped.transformWithState((StatefulProcessor<Row, Row, Object>) processor, TimeMode.of(timeout), mode,
-          (Encoder<Object>) plugin.outputEncoder());
+    return new Loaded(className, instance);
+  }
+
+  /** A processor created from a jar, ready to apply to a stream. */
+  public static final class Loaded {
+    private final String className;
+    private final Object instance;
+
+    private Loaded(String className, Object instance) {
+      this.className = className;
+      this.instance = instance;
     }
-    if (instance instanceof FlatMapGroupsWithStateFunction function) {
-      return grouped.flatMapGroupsWithState(function, mode, (Encoder) plugin.stateEncoder(),
-          (Encoder) plugin.outputEncoder(), GroupStateTimeout.of(timeout));
+
+    /** The class name it was loaded by. */
+    public String className() {
+      return className;
     }
-    throw new IllegalArgumentException("Processor class " + className + " is neither a " + StatefulProcessor.class
-        .getName() + " nor a " + FlatMapGroupsWithStateFunction.class.getName());
+
+    /** The schema of the rows it emits (its output encoder's). */
+    public dev.sluice.table.types.StructType outputSchema() {
+      return ((ProcessorPlugin) instance).outputEncoder().schema();
+    }
+
+    /**
+     * Applies it to {@code input} grouped by {@code keys} with {@code mode} and {@code timeout} (see
+     * {@link Plugins#apply}).
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    public StreamFrame apply(StreamFrame input, List<String> keys, OutputMode mode, String timeout) {
+      ProcessorPlugin plugin = (ProcessorPlugin) instance;
+      KeyValueGroupedFrame grouped = input.groupByKey(keys.toArray(String[]::new));
+      if (instance instanceof StatefulProcessor processor) {
+        return grouped.transformWithState((StatefulProcessor<Row, Row, Object>) processor, TimeMode.of(timeout),
+            mode, (Encoder<Object>) plugin.outputEncoder());
+      }
+      return grouped.flatMapGroupsWithState((FlatMapGroupsWithStateFunction) instance, mode,
+          (Encoder) plugin.stateEncoder(), (Encoder) plugin.outputEncoder(), GroupStateTimeout.of(timeout));
+    }
   }
 
   private static Object instantiate(String className, Map<String, String> options, ClassLoader loader) {

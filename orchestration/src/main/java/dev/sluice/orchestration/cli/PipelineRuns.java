@@ -43,9 +43,14 @@ final class PipelineRuns implements AutoCloseable {
 
   /** {@code leaseWait}: how long each query waits for another live runner of it (sluice run --wait). */
   PipelineRuns(SluiceConfig config, Terminal terminal, java.time.Duration leaseWait) {
+    this(config, terminal, leaseWait, PipelineRuns.class.getClassLoader());
+  }
+
+  /** {@code plugins}: where {@code process.class} is loaded from (sluice run --jars, the plugins/ folder). */
+  PipelineRuns(SluiceConfig config, Terminal terminal, java.time.Duration leaseWait, ClassLoader plugins) {
     this.config = config;
     this.terminal = terminal;
-    this.session = Sessions.builder(config).runnerLeaseWait(leaseWait).build();
+    this.session = Sessions.builder(config).runnerLeaseWait(leaseWait).pluginClassLoader(plugins).build();
     this.hook = new Thread(this::stopFromSignal, "sluice-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
   }

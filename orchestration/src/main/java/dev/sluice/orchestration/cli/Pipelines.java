@@ -16,6 +16,19 @@ final class Pipelines {
   private Pipelines() {}
 
   /** Loads a config file; a bad file throws {@link dev.sluice.config.ConfigException} (exit code 2). */
+  /**
+   * The class loader of user processors ({@code process.class}): {@code jars} (from {@code --jars}) and every jar
+   * of the {@code plugins/} folder beside the config file.
+   */
+  static ClassLoader plugins(Path configFile, List<Path> jars) {
+    Path dir = configFile.toAbsolutePath().getParent();
+    try {
+      return dev.sluice.ingestion.stateful.Plugins.classLoader(jars, dir == null ? null : dir.resolve("plugins"));
+    } catch (IllegalArgumentException e) {
+      throw CliException.usage(e.getMessage());
+    }
+  }
+
   static SluiceConfig load(Path file) {
     return ConfigLoader.load(file);
   }

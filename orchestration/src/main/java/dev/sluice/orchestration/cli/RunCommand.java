@@ -18,7 +18,8 @@ import picocli.CommandLine.ParentCommand;
     + "query. With --available-now each processes its backlog and stops; the exit code says whether "
     + "all succeeded. Without it each runs with its configured trigger: available_now/once pipelines "
     + "finish, processing_time pipelines run until Ctrl-C or SIGTERM, which stop every query at a "
-    + "batch boundary.")
+    + "batch boundary. Classes named by process.class are loaded from --jars and from the jars of the "
+    + "plugins/ folder beside the config file.")
 final class RunCommand implements Callable<Integer> {
   @ParentCommand
   SluiceCli root;
@@ -43,6 +44,11 @@ final class RunCommand implements Callable<Integer> {
       + "(sampled every 20 ms) to FILE as JSON (for benchmarks).")
   Path reportJson;
 
+  @Option(names = "--jars", paramLabel = "JAR", split = ",",
+      description = "Jars holding the processors named by process.class (comma-separated or repeated); the jars "
+          + "of a plugins/ folder beside the config file are added too.")
+  List<Path> jars = new ArrayList<>();
+
   @Override
   public Integer call() {
     Terminal terminal = root.terminal();
@@ -50,7 +56,7 @@ final class RunCommand implements Callable<Integer> {
     List<PipelineConfig> selected = Pipelines.withUpstreams(c, pipelines);
     List<PipelineRuns.Outcome> outcomes;
     java.time.Duration wait = waitFor == null ? java.time.Duration.ZERO : waitDuration();
-    try (PipelineRuns runs = new PipelineRuns(c, terminal, wait);
+    try (PipelineRuns runs = new PipelineRuns(c, terminal, wait, Pipelines.plugins(config, jars));
          RunReport report = RunReport.open(reportJson, runs.session(), selected)) {
       outcomes = availableNow ? runs.runAvailableNow(selected) : runs.runConfigured(selected);
       report.finish(outcomes);

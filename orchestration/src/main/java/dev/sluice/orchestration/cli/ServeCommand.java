@@ -39,12 +39,20 @@ final class ServeCommand implements Callable<Integer> {
           + " a free one; 'off' serves no HTTP). Beyond loopback, SLUICE_API_TOKEN must be set.")
   String http;
 
+  @Option(names = "--jars", paramLabel = "JAR", split = ",",
+      description = "Jars holding the processors named by process.class, as for sluice run (the jars of a plugins/"
+          + " folder beside the config file are added too).")
+  java.util.List<Path> jars = new java.util.ArrayList<>();
+
   @Override
   public Integer call() {
     SluiceConfig c = Pipelines.load(config);
     Terminal t = root.terminal();
     Optional<HttpOptions> httpOptions = httpOptions();
-    try (SluiceService service = SluiceService.start(c, ServiceOptions.defaults()).stopOnShutdown();
+    // The session outlives the service (closed last): it holds the class loader of the pipelines' processors.
+    try (dev.sluice.ingestion.SluiceSession session = dev.sluice.orchestration.Sessions.builder(c)
+            .pluginClassLoader(Pipelines.plugins(config, jars)).build();
+        SluiceService service = SluiceService.start(c, session, ServiceOptions.defaults()).stopOnShutdown();
         SluiceHttpServer server = httpOptions.map(o -> SluiceHttpServer.start(ServiceView.of(service), o))
             .orElse(null)) {
       for (PipelineConfig p : c.pipelines()) {

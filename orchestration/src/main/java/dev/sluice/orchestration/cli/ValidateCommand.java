@@ -8,6 +8,7 @@ import dev.sluice.orchestration.validate.PlanCheck;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
@@ -16,7 +17,8 @@ import picocli.CommandLine.ParentCommand;
     description =
     "Check a config file: every problem at once, each with its YAML path and line (exit code 2 when "
     + "any). Expressions, column names and source options are bound against the schema each pipeline will "
-    + "see, derived from the config.")
+    + "see, derived from the config; process.class is loaded (from --jars and the plugins/ folder beside "
+    + "the config) and its output schema is what the rest of its pipeline is checked against.")
 final class ValidateCommand implements Callable<Integer> {
   @ParentCommand
   SluiceCli root;
@@ -24,11 +26,15 @@ final class ValidateCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "<config>", description = "The pipelines YAML file.")
   Path config;
 
+  @Option(names = "--jars", paramLabel = "JAR", split = ",",
+      description = "Jars holding the processors named by process.class, as for sluice run.")
+  java.util.List<Path> jars = new java.util.ArrayList<>();
+
   @Override
   public Integer call() {
     SluiceConfig c;
     PlanCheck plan;
-    try (SluiceSession session = SluiceSession.create()) {
+    try (SluiceSession session = SluiceSession.builder().pluginClassLoader(Pipelines.plugins(config, jars)).build()) {
       plan = new PlanCheck(session);
       c = ConfigLoader.load(config, System.getenv(), plan);
     }

@@ -54,10 +54,10 @@ public final class PlanCheck implements ConfigCheck {
     Map<String, Optional<StructType>> tables = new HashMap<>();
     List<PipelineConfig> all = config.pipelines();
     for (PipelineConfig p : PipelineGraph.ordered(config, List.of())) {
-      Pipeline checked = new Pipeline(p, "pipelines[" + all.indexOf(p) + "]", reporter);
+      Pipeline checked = new Pipeline(config, p, "pipelines[" + all.indexOf(p) + "]", reporter);
       tables.put(p.name(), switch (p.layer()) {
         case BRONZE -> checked.bronze();
-        case SILVER -> checked.silver(upstream(tables, p.source().pipeline()));
+        case SILVER -> checked.silver(upstream(tables, p.source().pipeline()), tables);
         case GOLD -> checked.gold(upstream(tables, p.source().pipeline()), tables);
       });
     }
@@ -69,12 +69,14 @@ public final class PlanCheck implements ConfigCheck {
 
   /** The checks of one pipeline, reporting under its path. */
   private final class Pipeline {
+    private final SluiceConfig config;
     private final PipelineConfig p;
     private final String path;
     private final Reporter reporter;
     private int problems;
 
-    Pipeline(PipelineConfig p, String path, Reporter reporter) {
+    Pipeline(SluiceConfig config, PipelineConfig p, String path, Reporter reporter) {
+      this.config = config;
       this.p = p;
       this.path = path;
       this.reporter = reporter;
@@ -96,9 +98,21 @@ public final class PlanCheck implements ConfigCheck {
       return table;
     }
 
-    Optional<StructType> silver(Optional<StructType> bronze) {
+    Optional<StructType> silver(Optional<StructType> bronze, Map<String, Optional<StructType>> tables) {
       if (bronze.isEmpty()) {
         return unknown("its bronze table's schema");
+      }
+      if (p.joinStream().isPresent()) {
+        bronze = joined(bronze.get(), p.joinStream().get(), tables);
+        if (bronze.isEmpty()) {
+          return Optional.empty();
+        }
+      }
+      if (p.process().isPresent()) {
+        bronze = processed(bronze.get(), p.process().get());
+        if (bronze.isEmpty()) {
+          return Optional.empty();
+        }
       }
       StructType stage = columns(bronze.get());
       if (stage == null) {
@@ -125,6 +139,36 @@ public final class PlanCheck implements ConfigCheck {
         return Optional.of(SilverPipeline.tableSchema(p, bronze.get()));
       } catch (IllegalArgumentException e) {
         problem(path + ".sink.merge", e.getMessage(), "");
+        return Optional.empty();
+      }
+    }
+
+    /** The schema of the joined rows, after checking keys and watermark columns on each side; empty if unknown. */
+    private Optional<StructType> joined(StructType left, dev.sluice.config.StreamJoinConfig join,
+        Map<String, Optional<StructType>> tables) {
+      String at = path + ".join_stream";
+      Optional<StructType> right = upstream(tables, join.pipeline());
+      if (right.isEmpty()) {
+        return unknown("the schema of join_stream");
+      }
+      int found = problems;
+      columnsExist(join.keys(), left, at + ".keys");
+      columnsExist(join.keys(), right.get(), at + ".keys");
+      join.leftWatermark().ifPresent(w -> columnExists(w.column(), left, at + ".left_watermark.column"));
+      join.rightWatermark().ifPresent(w -> columnExists(w.column(), right.get(), at + ".right_watermark.column"));
+      return problems > found ? Optional.empty() : Optional.of(SilverPipeline.joinedSchema(join, left, right.get()));
+    }
+
+    /** The processor's output schema, after checking its keys and watermark against its input; empty on a problem. */
+    private Optional<StructType> processed(StructType input, dev.sluice.config.ProcessConfig process) {
+      int found = problems;
+      columnsExist(process.keys(), input, path + ".process.keys");
+      process.watermark().ifPresent(w -> columnExists(w.column(), input, path + ".process.watermark.column"));
+      try {
+        StructType out = SilverPipeline.processor(session, config, p, process).outputSchema();
+        return problems > found ? Optional.empty() : Optional.of(out);
+      } catch (dev.sluice.config.ConfigException e) {
+        e.problems().forEach(x -> problem(x.path(), x.message(), x.hint()));
         return Optional.empty();
       }
     }
@@ -169,6 +213,10 @@ public final class PlanCheck implements ConfigCheck {
       String at = path + ".aggregate";
       columnsExist(a.groupBy(), stage, at + ".group_by");
       a.window().ifPresent(w -> columnExists(w.column(), stage, at + ".window.column"));
+      a.sessionWindow().ifPresent(w -> {
+        columnExists(w.column(), stage, at + ".window.column");
+        w.gapExpression().ifPresent(e -> expression(e, stage, at + ".window.gap_expr", false));
+      });
       a.watermark().ifPresent(w -> columnExists(w.column(), stage, at + ".watermark.column"));
       for (int i = 0; i < a.measures().size(); i++) {
         Matcher m = MEASURE.matcher(a.measures().get(i));

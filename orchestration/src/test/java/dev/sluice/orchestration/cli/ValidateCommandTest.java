@@ -149,4 +149,55 @@ class ValidateCommandTest {
         .contains("note: raw_bronze: no source.schema, so its columns are inferred from the files at the first run")
         .contains("orders_bronze (bronze) -> file:///tmp/wh/bronze/orders");
   }
+
+  @Test
+  void aStreamJoinIsCheckedOnBothSidesAndWhatFollowsSeesTheJoinedColumns() throws IOException {
+    Result r = validate(BRONZE + """
+          - name: payments_bronze
+            layer: bronze
+            source:
+              format: json
+              path: payments
+              schema: [{name: order_id, type: string}, {name: paid_at, type: timestamp}]
+            sink: {table: bronze/payments}
+          - name: paid_orders
+            layer: silver
+            source: {pipeline: orders_bronze}
+            join_stream:
+              pipeline: payments_bronze
+              keys: [order_id]
+              within: 1 hour
+              left_watermark: {column: event_time, delay: 10 minutes}
+              right_watermark: {column: paid_tme, delay: 10 minutes}
+            columns: [{name: delay_s, expr: "paid_at - event_time"}]
+            filter: "_batch_id_right >= 0 AND amount > 0"
+            sink: {table: silver/paid_orders, merge: {keys: [order_id]}}
+        """);
+    assertThat(r.exitCode()).as(r.toString()).isEqualTo(2);
+    assertThat(r.err()).contains("pipelines[2].join_stream.right_watermark.column: no column `paid_tme` (line 30)")
+        .as("the columns and filter after the join are bound only once the join is right")
+        .doesNotContain("delay_s").doesNotContain("_batch_id_right");
+
+    Result fixed = validate(BRONZE + """
+          - name: payments_bronze
+            layer: bronze
+            source:
+              format: json
+              path: payments
+              schema: [{name: order_id, type: string}, {name: paid_at, type: timestamp}]
+            sink: {table: bronze/payments}
+          - name: paid_orders
+            layer: silver
+            source: {pipeline: orders_bronze}
+            join_stream:
+              pipeline: payments_bronze
+              keys: [order_id]
+              within: 1 hour
+              left_watermark: {column: event_time, delay: 10 minutes}
+              right_watermark: {column: paid_at, delay: 10 minutes}
+            filter: "_batch_id_right >= 0 AND amount > 0 AND paid_at IS NOT NULL"
+            sink: {table: silver/paid_orders, merge: {keys: [order_id]}}
+        """);
+    assertThat(fixed.exitCode()).as(fixed.toString()).isZero();
+  }
 }

@@ -36,6 +36,14 @@ public interface StatefulTransform extends Transform {
     return false;
   }
 
+  /**
+   * The {@code numRowsTotal} to report for the state just committed: the store's entry count unless an entry holds
+   * several of the operator's rows (a stream-stream join side buffers a list of rows per key).
+   */
+  default long numRowsTotal(dev.sluice.ingestion.state.StateStoreMetrics committed) {
+    return committed.numRowsTotal();
+  }
+
   /** Rows of the last {@link #apply} dropped because they were older than the watermark. */
   long lastDroppedByWatermark();
 }

@@ -140,7 +140,7 @@ final class ExecutionPlan implements AutoCloseable {
       StateStore store = open.get(s);
       store.commit();
       StateStoreMetrics m = store.metrics();
-      out.add(new QueryProgress.StateOperatorProgress(s.operatorName(), m.numRowsTotal(), m.numRowsUpdated(),
+      out.add(new QueryProgress.StateOperatorProgress(s.operatorName(), s.numRowsTotal(m), m.numRowsUpdated(),
           m.numRowsRemoved(), s.lastDroppedByWatermark(), m.memoryUsedBytes(), m.commitTimeMs(), m.customMetrics()));
     }
     open = new IdentityHashMap<>();

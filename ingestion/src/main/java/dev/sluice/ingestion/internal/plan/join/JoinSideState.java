@@ -23,6 +23,10 @@ import java.util.function.Predicate;
  * key, each with a {@code matched} flag (Spark's state format 2: an outer row is null-joined at eviction only if it
  * never matched). Only the {@link StateStore} SPI is used, so any provider holds it. During a batch the lists
  * touched are kept in a cache and written back by {@link #flush}.
+ *
+ * <p>{@link #numRowsTotal} counts buffered rows, as Spark does, not keys: it is kept up to date as lists change
+ * and remembered per store version, so a batch re-run from version N-1 (after a failed commit) starts from
+ * that version's count; when it isn't known (the first batch of a run) one scan of the store counts it.
  */
 final class JoinSideState implements StatefulTransform {
   private final String side;
@@ -34,6 +38,12 @@ final class JoinSideState implements StatefulTransform {
   private StateStore store;
   long dropped;
   private long lastSize = -1;
+  private long lastVersion = -1;
+  /** Buffered rows in the state this batch started from, then as the batch changed them. */
+  private long rows;
+  /** The row count of the version this batch writes, and of the one before (a re-run starts from it). */
+  private final Map<Long, Long> rowsAtVersion = new HashMap<>();
+  private final Map<Row, Integer> loadedSize = new HashMap<>();
 
   JoinSideState(String side, StructType keySchema, StructType rowSchema, Map<String, String> fingerprint) {
     this.side = side;
@@ -52,7 +62,25 @@ final class JoinSideState implements StatefulTransform {
     this.store = store;
     cache = new HashMap<>();
     dirty = new HashMap<>();
+    loadedSize.clear();
     dropped = 0;
+    Long known = rowsAtVersion.get(store.version() - 1);
+    rows = known != null ? known : countRows(store);
+  }
+
+  private long countRows(StateStore store) {
+    long n = 0;
+    for (Iterator<StateEntry> it = store.iterator(); it.hasNext(); ) {
+      n += ((List<?>) it.next().value().get(0)).size();
+    }
+    return n;
+  }
+
+  /** Buffered rows after the last batch that completed (Spark's {@code numRowsTotal} of a join side). */
+  @Override
+  public long numRowsTotal(dev.sluice.ingestion.state.StateStoreMetrics committed) {
+    Long n = rowsAtVersion.get(lastVersion);
+    return n == null ? 0 : n;
   }
 
   /** The rows buffered under {@code key}: arrays of the side's values plus the matched flag at the end. */
@@ -61,6 +89,7 @@ final class JoinSideState implements StatefulTransform {
     if (rows == null) {
       rows = decode(store.get(key));
       cache.put(key, rows);
+      loadedSize.put(key, rows.size());
     }
     return rows;
   }
@@ -83,6 +112,7 @@ final class JoinSideState implements StatefulTransform {
   void flush() {
     for (Row key : dirty.keySet()) {
       List<Object[]> rows = cache.get(key);
+      this.rows += rows.size() - loadedSize.getOrDefault(key, 0);
       if (rows.isEmpty()) {
         store.remove(key);
       } else {
@@ -91,6 +121,7 @@ final class JoinSideState implements StatefulTransform {
     }
     dirty = new HashMap<>();
     cache = new HashMap<>();
+    loadedSize.clear();
   }
 
   /**
@@ -106,6 +137,7 @@ final class JoinSideState implements StatefulTransform {
       for (Object[] r : rows) {
         if (expired.test(r)) {
           removed.accept(r);
+          this.rows--;
         } else {
           kept.add(r);
         }
@@ -121,6 +153,13 @@ final class JoinSideState implements StatefulTransform {
         store.put(e.key(), e.value());
       }
     }
+  }
+
+  /** Records the batch's row count; only after the batch ran to its end (a failed batch is re-run). */
+  void completed() {
+    lastVersion = store.version();
+    rowsAtVersion.keySet().removeIf(v -> v < lastVersion - 1);
+    rowsAtVersion.put(lastVersion, rows);
   }
 
   void end() {

@@ -192,6 +192,8 @@ final class StreamStreamJoin implements MultiInputTransform {
         evict(watermark, out);
         lastEvictionWatermark = watermark;
       }
+      leftState.completed();
+      rightState.completed();
     } finally {
       leftState.end();
       rightState.end();
