@@ -49,7 +49,8 @@ public final class SourceRegistry {
         Source source = p.create(name, context);
         List<String> unknown = new ArrayList<>();
         for (String key : context.options().keySet()) {
-          if (!p.options().contains(key.toLowerCase(Locale.ROOT))) {
+          String lower = key.toLowerCase(Locale.ROOT);
+          if (!p.options().contains(lower) && p.optionPrefixes().stream().noneMatch(lower::startsWith)) {
             unknown.add(key);
           }
         }
