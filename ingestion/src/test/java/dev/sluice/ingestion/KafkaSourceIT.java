@@ -150,6 +150,19 @@ class KafkaSourceIT {
   }
 
   @Test
+  void onceTakesTheBacklogInOneBatchIgnoringTheRateLimit() throws Exception {
+    String topic = newTopic(2);
+    send(topic, 0, 100);
+    try (SluiceSession session = SluiceSession.create()) {
+      StreamingQuery q = toDelta(kafka(session).option("subscribe", topic).option("maxOffsetsPerTrigger", "10"),
+          Trigger.once());
+      q.awaitTermination();
+      assertThat(ids(session)).containsExactlyElementsOf(range(0, 100));
+      assertThat(q.recentProgress()).extracting(QueryProgress::numInputRows).containsExactly(100L);
+    }
+  }
+
+  @Test
   void picksUpPartitionsAndPatternTopicsAddedWhileRunning() throws Exception {
     String topic = "pat" + (topics++) + "-a";
     broker.createTopic(topic, 1);

@@ -70,8 +70,8 @@ final class KafkaSource implements Source {
     if (available == 0 || delayed(available)) {
       return Optional.empty();
     }
-    long max = Math.min(options.maxOffsetsPerTrigger(), limit.maxRecords());
-    TreeMap<TopicPartition, Long> end = KafkaOffsets.sorted(TriggerLimit.prorate(begin, latest, available, max));
+    TreeMap<TopicPartition, Long> end =
+        KafkaOffsets.sorted(TriggerLimit.prorate(begin, latest, available, limit.maxRecords()));
     return Optional.of(KafkaOffsets.toSourceOffset(end));
   }
 

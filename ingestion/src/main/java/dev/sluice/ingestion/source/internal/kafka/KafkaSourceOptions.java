@@ -12,7 +12,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -25,14 +24,14 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * ({@code {"topic":[0,1]}}). Where a new query starts: {@code startingOffsets} ({@code latest} by default,
  * {@code earliest}, or per-partition JSON with -2 = earliest and -1 = latest), or {@code startingTimestamp} /
  * {@code startingOffsetsByTimestamp} (epoch ms; the first offset at or after it). Per batch:
- * {@code maxOffsetsPerTrigger}, {@code minOffsetsPerTrigger} with {@code maxTriggerDelay} (default 15m).
+ * {@code maxOffsetsPerTrigger} (taken by the runner as the record limit, so that {@code Trigger.once()} ignores it
+ * as in Spark), {@code minOffsetsPerTrigger} with {@code maxTriggerDelay} (default 15m).
  * {@code failOnDataLoss} (default true), {@code includeHeaders} (default false),
  * {@code kafkaConsumer.pollTimeoutMs} (default 120000), and {@code kafka.*} passed to the consumer.
  */
 record KafkaSourceOptions(
     Subscription subscription,
     Starting starting,
-    long maxOffsetsPerTrigger,
     long minOffsetsPerTrigger,
     Duration maxTriggerDelay,
     boolean failOnDataLoss,
@@ -140,13 +139,8 @@ record KafkaSourceOptions(
     // Positions come from the checkpoint; a position retention removed must surface, not be reset silently.
     consumer.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
     consumer.putIfAbsent(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, "false");
-    long max = o.longValue("maxOffsetsPerTrigger", 1).orElse(Long.MAX_VALUE);
     long min = o.longValue("minOffsetsPerTrigger", 1).orElse(0L);
-    if (min > max) {
-      throw new IllegalArgumentException("Option 'minOffsetsPerTrigger' (" + min + ") of source format 'kafka' is"
-          + " larger than 'maxOffsetsPerTrigger' (" + max + "): a batch could never reach it; lower the minimum");
-    }
-    return new KafkaSourceOptions(subscription(o), starting(o), max, min,
+    return new KafkaSourceOptions(subscription(o), starting(o), min,
         o.duration("maxTriggerDelay", Duration.ofMinutes(15)), o.bool("failOnDataLoss", true),
         o.bool("includeHeaders", false), Duration.ofMillis(o.longValue("kafkaConsumer.pollTimeoutMs", 1).orElse(120_000L)),
         consumer);
@@ -240,10 +234,5 @@ record KafkaSourceOptions(
       }
     });
     return new StartingOffsets(KafkaOffsets.LATEST, per);
-  }
-
-  /** Option names as the user may spell them, for error messages. */
-  static TreeSet<String> names() {
-    return new TreeSet<>(KEYS);
   }
 }

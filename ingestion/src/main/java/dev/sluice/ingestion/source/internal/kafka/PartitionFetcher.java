@@ -56,6 +56,7 @@ final class PartitionFetcher {
     Map<TopicPartition, Long> next = new TreeMap<>(KafkaOffsets.ORDER);
     ranges.forEach((tp, r) -> next.put(tp, r.from()));
     consumer.assign(next.keySet());
+    consumer.resume(next.keySet());
     try {
       skipLost(next.keySet(), next, ranges);
       next.forEach(consumer::seek);
@@ -88,7 +89,8 @@ final class PartitionFetcher {
       }
       return out.build();
     } finally {
-      consumer.assign(List.of());
+      // Paused rather than unassigned: fetches still in flight then land quietly instead of warning.
+      consumer.pause(consumer.assignment());
     }
   }
 
