@@ -9,9 +9,11 @@ import picocli.CommandLine;
 /**
  * Runs the table-format and streaming engine benchmarks and prints one JSON line per figure.
  *
- * <p>Usage: {@code Bench [append|writer|snapshot|merge|ingest|microbatch|state|sessions|windows|all|pipeline|scheduler|kafka-sink] [--rows N] [--dir DIR]}.
+ * <p>Usage: {@code Bench [append|writer|snapshot|merge|ingest|microbatch|state|sessions|windows|all|pipeline|scheduler|kafka-sink|kafka-source] [--rows N] [--dir DIR]}.
  * {@code kafka-sink} (not part of {@code all}) compares the Kafka sink's at-least-once and exactly-once throughput
  * on an in-process broker ({@link KafkaSinkBench}; {@code --rows} default 2,000,000 in 20 batches).
+ * {@code kafka-source} (not part of {@code all}): JSON order events in 4 partitions → a YAML bronze pipeline, events/s
+ * and per-batch latency ({@link KafkaSourceBench}; {@code --rows} events, 100,000 per batch).
  * Figures are measured on a warm JVM after a smaller warm-up pass; they are not assertions. {@code pipeline} (not
  * part of {@code all}: it takes minutes) runs {@code --rows} order events through examples/orders, bronze to gold
  * in this JVM. {@code sessions} (not part of {@code all}) runs 1 M users' sessions through flatMapGroupsWithState
@@ -88,6 +90,9 @@ public final class Bench {
     if (which.equals("scheduler")) {
       System.out.println(Json.write(SchedulerBench.run(dir.resolve("scheduler"), pipelines, nodes, seconds,
           java.util.Optional.ofNullable(dbUrl))));
+    }
+    if (which.equals("kafka-source")) {
+      System.out.println(Json.write(KafkaSourceBench.run(dir.resolve("kafka-source"), rows, 100_000)));
     }
     if (which.equals("kafka-sink")) {
       System.out.println(Json.write(KafkaSinkBench.run(dir.resolve("kafka-sink"), rows, 20)));

@@ -102,7 +102,7 @@ final class KafkaSinkBench {
     return v[v.length / 2];
   }
 
-  private static KafkaClusterTestKit broker() throws Exception {
+  static KafkaClusterTestKit broker() throws Exception {
     KafkaClusterTestKit cluster = new KafkaClusterTestKit.Builder(new TestKitNodes.Builder()
         .setCombined(true).setNumBrokerNodes(1).setNumControllerNodes(1).build())
         .setConfigProp("offsets.topic.replication.factor", "1")

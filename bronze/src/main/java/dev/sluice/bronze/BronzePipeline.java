@@ -1,5 +1,6 @@
 package dev.sluice.bronze;
 
+import dev.sluice.config.KafkaSourceConfig;
 import dev.sluice.config.Layer;
 import dev.sluice.config.PipelineConfig;
 import dev.sluice.config.SchemaEvolution;
@@ -8,6 +9,7 @@ import dev.sluice.config.SourceConfig;
 import dev.sluice.config.SourceFormat;
 import dev.sluice.ingestion.DataStreamReader;
 import dev.sluice.ingestion.SluiceSession;
+import dev.sluice.ingestion.StreamFrame;
 import dev.sluice.ingestion.StreamingQuery;
 import dev.sluice.ingestion.Trigger;
 import dev.sluice.table.types.PrimitiveType;
@@ -19,8 +21,12 @@ import java.util.Optional;
 import java.util.Locale;
 
 /**
- * A bronze pipeline: input files (json, csv, parquet) appended to a bronze Delta table with lineage columns
- * ({@code _ingested_at}: the batch timestamp, {@code _source}: the file's URI, {@code _batch_id}), exactly once.
+ * A bronze pipeline: input files (json, csv, parquet) or Kafka topics appended to a bronze Delta table with lineage
+ * columns ({@code _ingested_at}: the batch timestamp, {@code _source}: the file's URI or the record's
+ * {@code topic/partition/offset}, {@code _batch_id}), exactly once. A Kafka record's value is parsed by
+ * {@code value_format} with the same rules as a file's line ({@link KafkaValues}); its key and timestamp land in
+ * {@code _kafka_key} and {@code _kafka_timestamp}. A new Kafka pipeline starts at the earliest offsets unless
+ * {@code starting_offsets} says otherwise: bronze keeps everything the topics still hold.
  *
  * <p>What doesn't fit the schema follows {@code source.schema_evolution}: {@code rescue} (default) keeps unknown
  * fields and wrong-typed values in a {@code _rescued_data} JSON column; {@code addNewColumns} adds unknown fields
@@ -55,8 +61,6 @@ public final class BronzePipeline {
       throw new IllegalArgumentException("Pipeline '" + pipeline.name() + "': a bronze source reads files (json, csv"
           + " or parquet), not delta; fix source.format");
     }
-    String path = source.path().orElseThrow(() -> new IllegalArgumentException("Pipeline '" + pipeline.name()
-        + "': a bronze source needs source.path, the folder of its input files"));
     URI tableUri = config.tableUri(pipeline.sink().table());
     URI quarantineUri = config.tableUri(pipeline.sink().table() + "_quarantine");
     Table table = session.table(tableUri.toString());
@@ -64,9 +68,18 @@ public final class BronzePipeline {
     BronzeWriter writer = new BronzeWriter(pipeline.name(), table, quarantine, pipeline.sink().partitionBy(),
         source.schemaEvolution());
     String checkpoint = tableUri + "/_checkpoints/" + pipeline.name();
-    IngestedFiles ingested = IngestedFiles.forCheckpoint(pipeline.name(), session.location(checkpoint), table,
-        quarantine);
-    return reader(session, pipeline).load(path)
+    StreamFrame input;
+    IngestedFiles ingested;
+    if (source.format() == SourceFormat.KAFKA) {
+      input = kafka(session, pipeline);
+      ingested = IngestedFiles.none(); // Kafka offsets of a new checkpoint are not files the table may already hold
+    } else {
+      String path = source.path().orElseThrow(() -> new IllegalArgumentException("Pipeline '" + pipeline.name()
+          + "': a bronze source needs source.path, the folder of its input files"));
+      ingested = IngestedFiles.forCheckpoint(pipeline.name(), session.location(checkpoint), table, quarantine);
+      input = reader(session, pipeline).load(path);
+    }
+    return input
         .mapBatches("bronze lineage and ledger", new LineageStep(pipeline.name(), ingested))
         .writeStream()
         .queryName(pipeline.name())
@@ -84,8 +97,11 @@ public final class BronzePipeline {
    * @throws IllegalArgumentException for a declared column bronze adds itself
    */
   public static Optional<StructType> tableSchema(PipelineConfig pipeline) {
-    if (pipeline.source().schema().isEmpty()) {
+    if (pipeline.source().schema().isEmpty() && pipeline.source().format() != SourceFormat.KAFKA) {
       return Optional.empty();
+    }
+    if (pipeline.source().format() == SourceFormat.KAFKA) {
+      return Optional.of(new LineageStep(pipeline.name(), null).outputSchema(KafkaValues.schema(kafkaData(pipeline))));
     }
     StructType read = SourceSchemas.of(pipeline.name(), pipeline.source().schema());
     for (String added : List.of(BronzeColumns.RESCUED, BronzeColumns.SOURCE, BronzeColumns.CORRUPT_RECORD,
@@ -93,6 +109,28 @@ public final class BronzePipeline {
       read = read.add(added, PrimitiveType.STRING);
     }
     return Optional.of(new LineageStep(pipeline.name(), null).outputSchema(read));
+  }
+
+  /** The Kafka records of the pipeline's topics, their values parsed into the declared columns. */
+  private static StreamFrame kafka(SluiceSession session, PipelineConfig pipeline) {
+    SourceConfig source = pipeline.source();
+    KafkaSourceConfig k = source.kafka().orElseThrow();
+    DataStreamReader reader = session.readStream().format("kafka")
+        .option("startingOffsets", k.startingOffsets().orElse("earliest"))
+        .options(source.options())
+        .option("kafka.bootstrap.servers", k.bootstrapServers())
+        .option("subscribe", String.join(",", k.topics()));
+    k.maxOffsetsPerTrigger().ifPresent(n -> reader.option("maxOffsetsPerTrigger", n));
+    return reader.load().mapBatches("bronze kafka values", new KafkaValues(kafkaData(pipeline), k.valueFormat(),
+        source.schemaEvolution() == SchemaEvolution.RESCUE));
+  }
+
+  /** The columns a Kafka value is parsed into: the declared ones, or {@code value} for text without a schema. */
+  private static StructType kafkaData(PipelineConfig pipeline) {
+    if (pipeline.source().schema().isEmpty()) {
+      return StructType.empty().add("value", PrimitiveType.STRING);
+    }
+    return SourceSchemas.of(pipeline.name(), pipeline.source().schema());
   }
 
   private static DataStreamReader reader(SluiceSession session, PipelineConfig pipeline) {

@@ -139,6 +139,11 @@ public final class SluiceSession implements AutoCloseable {
     return sources.options(format);
   }
 
+  /** The prefixes of pass-through option keys (lower case) {@code format} accepts, e.g. {@code kafka.}. */
+  public java.util.Set<String> sourceOptionPrefixes(String format) {
+    return sources.optionPrefixes(format);
+  }
+
   SourceRegistry sourceRegistry() {
     return sources;
   }

@@ -8,7 +8,13 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.RecordsToDelete;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -19,16 +25,17 @@ import org.apache.kafka.common.test.TestKitNodes;
 
 /**
  * A real single-node KRaft Kafka cluster in this JVM (the Kafka project's test kit), set up for transactions on
- * one broker; plus plain consumers that read a topic back from the beginning. Start one per test class.
+ * one broker; plus plain consumers that read a topic back from the beginning, a producer and admin calls. Start one
+ * per test class. Shared with other modules' tests through the ingestion test-jar.
  */
-final class KraftBroker implements AutoCloseable {
+public final class KraftBroker implements AutoCloseable {
   private final KafkaClusterTestKit cluster;
 
   private KraftBroker(KafkaClusterTestKit cluster) {
     this.cluster = cluster;
   }
 
-  static KraftBroker start() throws Exception {
+  public static KraftBroker start() throws Exception {
     KafkaClusterTestKit cluster = new KafkaClusterTestKit.Builder(new TestKitNodes.Builder()
         .setCombined(true).setNumBrokerNodes(1).setNumControllerNodes(1).build())
         .setConfigProp("offsets.topic.replication.factor", "1")
@@ -44,23 +51,23 @@ final class KraftBroker implements AutoCloseable {
     return new KraftBroker(cluster);
   }
 
-  String bootstrap() {
+  public String bootstrap() {
     return cluster.bootstrapServers();
   }
 
-  void createTopic(String name, int partitions) throws Exception {
+  public void createTopic(String name, int partitions) throws Exception {
     try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap()))) {
       admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1))).all().get(30, TimeUnit.SECONDS);
     }
   }
 
   /** Every record a {@code read_committed} consumer sees in {@code topic}: committed transactions and plain sends. */
-  List<ConsumerRecord<byte[], byte[]>> readCommitted(String topic) {
+  public List<ConsumerRecord<byte[], byte[]>> readCommitted(String topic) {
     return read(topic, "read_committed");
   }
 
   /** Every record in {@code topic}, aborted transactions' included. */
-  List<ConsumerRecord<byte[], byte[]>> readUncommitted(String topic) {
+  public List<ConsumerRecord<byte[], byte[]>> readUncommitted(String topic) {
     return read(topic, "read_uncommitted");
   }
 
@@ -89,7 +96,48 @@ final class KraftBroker implements AutoCloseable {
     }
   }
 
-  Set<String> topics() throws Exception {
+  /** A topic with extra topic configs, e.g. {@code segment.bytes} and {@code retention.ms} for retention tests. */
+  public void createTopic(String name, int partitions, Map<String, String> configs) throws Exception {
+    try (Admin admin = admin()) {
+      admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1).configs(configs)))
+          .all().get(30, TimeUnit.SECONDS);
+    }
+  }
+
+  /** Raises the topic's partition count to {@code total}. */
+  public void addPartitions(String topic, int total) throws Exception {
+    try (Admin admin = admin()) {
+      admin.createPartitions(Map.of(topic, NewPartitions.increaseTo(total))).all().get(30, TimeUnit.SECONDS);
+    }
+  }
+
+  /** Deletes the records of {@code partition} before {@code offset}, as retention would. */
+  public void deleteRecordsBefore(String topic, int partition, long offset) throws Exception {
+    try (Admin admin = admin()) {
+      admin.deleteRecords(Map.of(new TopicPartition(topic, partition), RecordsToDelete.beforeOffset(offset)))
+          .all().get(30, TimeUnit.SECONDS);
+    }
+  }
+
+  /** Sends {@code values} as string records to {@code partition} (null: the default partitioner), keyed by {@code key}. */
+  public void send(String topic, Integer partition, String key, List<String> values) {
+    Properties p = new Properties();
+    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
+    p.put(ProducerConfig.LINGER_MS_CONFIG, "5");
+    try (KafkaProducer<String, String> producer =
+        new KafkaProducer<>(p, new StringSerializer(), new StringSerializer())) {
+      for (String v : values) {
+        producer.send(new ProducerRecord<>(topic, partition, key, v));
+      }
+      producer.flush();
+    }
+  }
+
+  private Admin admin() {
+    return Admin.create(Map.of("bootstrap.servers", bootstrap()));
+  }
+
+  public Set<String> topics() throws Exception {
     try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap()))) {
       return admin.listTopics().names().get(30, TimeUnit.SECONDS);
     }

@@ -25,7 +25,9 @@ final class ConfigShape {
   static final Shape COLUMN = object("name", SCALAR, "type", SCALAR, "nullable", SCALAR);
   static final Shape SOURCE = object(
       "format", SCALAR, "path", SCALAR, "pipeline", SCALAR, "table", SCALAR, "options", FREE_MAP,
-      "schema", listOf(COLUMN), "schema_evolution", SCALAR);
+      "schema", listOf(COLUMN), "schema_evolution", SCALAR,
+      "bootstrap_servers", SCALAR, "topics", SCALAR_LIST, "value_format", SCALAR, "starting_offsets", SCALAR,
+      "max_offsets_per_trigger", SCALAR);
   static final Shape DERIVED = object("name", SCALAR, "expr", SCALAR);
   static final Shape EXPECTATION = object("name", SCALAR, "condition", SCALAR, "action", SCALAR);
   static final Shape WATERMARK = object("column", SCALAR, "delay", SCALAR, "max_future_skew", SCALAR);

@@ -13,6 +13,9 @@ final class LayerRules {
       Layer.SILVER, union(COMMON, Set.of("process", "join_stream", "columns", "filter", "expectations", "dedup", "state_store")),
       Layer.GOLD, union(COMMON, Set.of("joins", "columns", "filter", "aggregate", "state_store")));
   private static final Set<String> FILE_SOURCE_KEYS = Set.of("format", "path", "options", "schema", "schema_evolution");
+  /** A bronze source of Kafka topics. */
+  static final Set<String> KAFKA_SOURCE_KEYS = Set.of("format", "bootstrap_servers", "topics", "value_format",
+      "schema", "schema_evolution", "starting_offsets", "max_offsets_per_trigger", "options");
   private static final Set<String> TABLE_SOURCE_KEYS = Set.of("format", "pipeline", "table", "options");
 
   private LayerRules() {}
@@ -22,7 +25,12 @@ final class LayerRules {
   }
 
   static boolean allowsSourceKey(Layer layer, String key) {
-    return (layer == Layer.BRONZE ? FILE_SOURCE_KEYS : TABLE_SOURCE_KEYS).contains(key);
+    return layer == Layer.BRONZE ? FILE_SOURCE_KEYS.contains(key) || KAFKA_SOURCE_KEYS.contains(key)
+        : TABLE_SOURCE_KEYS.contains(key);
+  }
+
+  static boolean allowsFileSourceKey(String key) {
+    return FILE_SOURCE_KEYS.contains(key);
   }
 
   static String pipelineKeyHint(String key) {
@@ -46,7 +54,8 @@ final class LayerRules {
 
   static String sourceKeyHint(Layer layer) {
     return layer == Layer.BRONZE
-        ? "a bronze pipeline reads files: give `format` and `path`"
+        ? "a bronze pipeline reads files (`format` and `path`) or Kafka topics (`format: kafka`, `bootstrap_servers`,"
+            + " `topics`)"
         : "a " + layer.yamlName() + " pipeline reads a Delta table: give `pipeline:` (an upstream pipeline) or"
             + " `table:`";
   }

@@ -6,6 +6,7 @@ import dev.sluice.config.JoinRefresh;
 import dev.sluice.config.JoinType;
 import dev.sluice.config.Layer;
 import dev.sluice.config.SchemaEvolution;
+import dev.sluice.config.KafkaSourceConfig;
 import dev.sluice.config.SourceFormat;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -19,6 +20,11 @@ final class Names {
       new SourceFormat[] {SourceFormat.JSON, SourceFormat.CSV, SourceFormat.PARQUET}, SourceFormat::yamlName);
   static final Map<String, SourceFormat> TABLE_FORMATS = Map.of("delta", SourceFormat.DELTA);
   static final Map<String, SourceFormat> FORMATS = of(SourceFormat.values(), SourceFormat::yamlName);
+  /** What a join reads: files or a table, never a stream of topics. */
+  static final Map<String, SourceFormat> JOIN_FORMATS = of(new SourceFormat[] {SourceFormat.JSON, SourceFormat.CSV,
+      SourceFormat.PARQUET, SourceFormat.DELTA}, SourceFormat::yamlName);
+  static final Map<String, KafkaSourceConfig.ValueFormat> VALUE_FORMATS = of(KafkaSourceConfig.ValueFormat.values(),
+      KafkaSourceConfig.ValueFormat::yamlName);
   static final Map<String, SchemaEvolution> SCHEMA_EVOLUTIONS = of(SchemaEvolution.values(), SchemaEvolution::yamlName);
   static final Map<String, ExpectationAction> ACTIONS = of(ExpectationAction.values(), ExpectationAction::yamlName);
   static final Map<String, JoinType> JOIN_TYPES = of(JoinType.values(), JoinType::yamlName);

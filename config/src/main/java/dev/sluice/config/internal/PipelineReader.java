@@ -12,6 +12,7 @@ import dev.sluice.config.Interval;
 import dev.sluice.config.JoinConfig;
 import dev.sluice.config.JoinRefresh;
 import dev.sluice.config.JoinType;
+import dev.sluice.config.KafkaSourceConfig;
 import dev.sluice.config.Layer;
 import dev.sluice.config.MergeConfig;
 import dev.sluice.config.PipelineConfig;
@@ -149,12 +150,72 @@ final class PipelineReader {
       }
     }
     Map<String, String> options = source.options("options");
-    defaults.maxFilesPerTrigger().ifPresent(n -> options.putIfAbsent("maxFilesPerTrigger", String.valueOf(n)));
-    SourceConfig config = layer == Layer.BRONZE ? fileSource(source, options) : tableSource(source, options);
+    boolean kafka = layer == Layer.BRONZE && "kafka".equals(source.has("format") ? source.string("format") : null);
+    if (!kafka) {
+      defaults.maxFilesPerTrigger().ifPresent(n -> options.putIfAbsent("maxFilesPerTrigger", String.valueOf(n)));
+    }
+    SourceConfig config = kafka ? kafkaSource(source, options)
+        : layer == Layer.BRONZE ? fileSource(source, options) : tableSource(source, options);
     return problems.size() > before ? null : config;
   }
 
+  private SourceConfig kafkaSource(Fields source, Map<String, String> options) {
+    for (String key : source.writtenKeys()) {
+      if (!LayerRules.KAFKA_SOURCE_KEYS.contains(key)) {
+        source.problem(key, "`" + key + "` is not used by a kafka source", "a kafka source takes "
+            + String.join(", ", new java.util.TreeSet<>(LayerRules.KAFKA_SOURCE_KEYS)));
+      }
+    }
+    String servers = source.requiredString("bootstrap_servers", "e.g. bootstrap_servers: ${env:KAFKA_BROKERS:-localhost:9092}");
+    List<String> topicNames = source.requiredStrings("topics", "topic names", "e.g. topics: [orders]");
+    KafkaSourceConfig.ValueFormat valueFormat = source.choice("value_format", Names.VALUE_FORMATS,
+        KafkaSourceConfig.ValueFormat.JSON);
+    List<ColumnSpec> schema = schema(source, "schema");
+    if (valueFormat != null && valueFormat != KafkaSourceConfig.ValueFormat.TEXT && schema.isEmpty()
+        && !source.has("schema")) {
+      source.problem("schema", "required for value_format " + valueFormat.yamlName() + ": Kafka values carry no"
+          + " schema to infer", "e.g. schema: [{name: id, type: long}, {name: status, type: string}]");
+    }
+    SchemaEvolution evolution = source.choice("schema_evolution", Names.SCHEMA_EVOLUTIONS, SchemaEvolution.RESCUE);
+    Optional<String> starting = source.optionalString("starting_offsets");
+    Integer maxOffsets = source.has("max_offsets_per_trigger") ? source.integer("max_offsets_per_trigger", 1) : null;
+    kafkaSecrets(source);
+    if (servers == null || topicNames == null || valueFormat == null || evolution == null
+        || (source.has("max_offsets_per_trigger") && maxOffsets == null)) {
+      return null;
+    }
+    KafkaSourceConfig kafka = new KafkaSourceConfig(servers.strip(), topicNames, valueFormat,
+        starting.map(String::strip), Optional.ofNullable(maxOffsets).map(Integer::longValue));
+    return new SourceConfig(SourceFormat.KAFKA, Optional.empty(), Optional.empty(), Optional.empty(), options, schema,
+        evolution, Optional.of(kafka));
+  }
+
+  /** SASL/SSL credentials among the client options only as {@code ${env:NAME}}, never written in the file. */
+  private static void kafkaSecrets(Fields source) {
+    if (!source.has("options") || !(source.raw("options") instanceof YamlNode.MapNode map)) {
+      return;
+    }
+    map.entries().forEach((key, value) -> {
+      String lower = key.toLowerCase(java.util.Locale.ROOT);
+      boolean sensitive = lower.contains("password") || lower.contains("jaas") || lower.contains("secret")
+          || lower.endsWith(".key") || lower.contains("token");
+      if (sensitive && value instanceof YamlNode.ScalarNode scalar
+          && EnvInterpolator.soleReference(scalar.text()).isEmpty()) {
+        // Never echo the value: it may be a real secret.
+        source.problems().add(source.path("options") + "." + key, "a literal credential is refused: credentials are"
+            + " read only from environment variables", "write " + key + ": ${env:NAME} and set NAME in the"
+            + " environment, e.g. ${env:KAFKA_SASL_JAAS_CONFIG}");
+      }
+    });
+  }
+
   private SourceConfig fileSource(Fields source, Map<String, String> options) {
+    for (String key : source.writtenKeys()) {
+      if (!LayerRules.allowsFileSourceKey(key)) {
+        source.problem(key, "`" + key + "` belongs to a kafka source", "set format: kafka to read topics, or"
+            + " remove `" + key + "`");
+      }
+    }
     SourceFormat format = source.require("format", "one of: json, csv, parquet")
         ? source.choice("format", Names.FILE_FORMATS, null) : null;
     String path = refuseCredentials(source, "path",
@@ -411,7 +472,7 @@ final class PipelineReader {
       }
       path = refuseCredentials(join, "path", join.string("path"));
       format = join.require("format", "the format of the files at `path`: json, csv, parquet or delta")
-          ? join.choice("format", Names.FORMATS, null) : null;
+          ? join.choice("format", Names.JOIN_FORMATS, null) : null;
     } else {
       join.choice("format", Names.TABLE_FORMATS, SourceFormat.DELTA);
       if (join.has("schema")) {

@@ -83,7 +83,8 @@ class SchemaMatchesLoaderTest {
     assertEnum("pipelines[].source.format", Names.FORMATS.keySet());
     assertEnum("pipelines[].source.schema_evolution", Names.SCHEMA_EVOLUTIONS.keySet());
     assertEnum("pipelines[].expectations[].action", Names.ACTIONS.keySet());
-    assertEnum("pipelines[].joins[].format", Names.FORMATS.keySet());
+    assertEnum("pipelines[].joins[].format", Names.JOIN_FORMATS.keySet());
+    assertEnum("pipelines[].source.value_format", Names.VALUE_FORMATS.keySet());
     assertEnum("pipelines[].joins[].type", Names.JOIN_TYPES.keySet());
     assertEnum("pipelines[].joins[].refresh", Names.REFRESHES.keySet());
     assertEnum("pipelines[].aggregate.output_mode", Names.OUTPUT_MODES.keySet());

@@ -268,8 +268,10 @@ public final class PlanCheck implements ConfigCheck {
 
     private void checkOptions(String format, Map<String, String> options, String at) {
       java.util.Set<String> accepted = session.sourceOptions(format);
+      java.util.Set<String> prefixes = session.sourceOptionPrefixes(format);
       for (String key : options.keySet()) {
-        if (!accepted.isEmpty() && !accepted.contains(key.toLowerCase(Locale.ROOT))) {
+        String lower = key.toLowerCase(Locale.ROOT);
+        if (!accepted.isEmpty() && !accepted.contains(lower) && prefixes.stream().noneMatch(lower::startsWith)) {
           problem(at + "." + key, "unknown option `" + key + "` for format " + format
               + reporter.didYouMean(key, accepted), "options accepted here: " + String.join(", ", accepted));
         }

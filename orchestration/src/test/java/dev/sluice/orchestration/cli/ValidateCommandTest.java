@@ -200,4 +200,31 @@ class ValidateCommandTest {
         """);
     assertThat(fixed.exitCode()).as(fixed.toString()).isZero();
   }
+
+  @Test
+  void aKafkaBronzeTakesClientOptionsAndBindsSilverToItsColumns() throws IOException {
+    String kafka = """
+        warehouse: /tmp/wh
+        pipelines:
+          - name: clicks_bronze
+            layer: bronze
+            source:
+              format: kafka
+              bootstrap_servers: localhost:9092
+              topics: [clicks]
+              schema: [{name: user_id, type: string}, {name: url, type: string}]
+              options: {kafka.security.protocol: PLAINTEXT, failOnDataLoss: "false", minOffsetsPerTrigger: 10}
+            sink: {table: bronze/clicks}
+          - name: clicks_silver
+            layer: silver
+            source: {pipeline: clicks_bronze}
+            expectations: [{name: from_kafka, condition: "_source IS NOT NULL AND _kafka_timestamp IS NOT NULL"}]
+            sink: {table: silver/clicks, merge: {keys: [user_id], sequence_by: _kafka_timestamp}}
+        """;
+    Result ok = validate(kafka);
+    assertThat(ok.exitCode()).as(ok.toString()).isZero();
+    Result bad = validate(kafka.replace("minOffsetsPerTrigger", "minOffsetPerTrigger"));
+    assertThat(bad.exitCode()).isNotZero();
+    assertThat(bad.out() + bad.err()).contains("pipelines[0].source.options.minOffsetPerTrigger: unknown option");
+  }
 }

@@ -134,7 +134,7 @@ public final class MicroBatchExecution implements StreamingQuery {
     try {
       for (int i = 0; i < spec.sources().size(); i++) {
         SourceSpec s = spec.sources().get(i);
-        RateLimits.Split split = RateLimits.split(s.options());
+        RateLimits.Split split = RateLimits.split(s.format(), s.options());
         limits.add(split.limit());
         sources.add(registry.create(s.format(), new SourceContext(split.sourceOptions(), s.schema(), s.path(),
             checkpoint.sourceLocation(i), resolver, clock)));

@@ -13,12 +13,15 @@ final class RateLimits {
   static final String MAX_FILES = "maxfilespertrigger";
   static final String MAX_BYTES = "maxbytespertrigger";
   static final String MAX_RECORDS = "maxrecordspertrigger";
+  /** The Kafka source's name for the record limit, as in Spark. */
+  static final String MAX_OFFSETS = "maxoffsetspertrigger";
 
   private RateLimits() {}
 
   record Split(ReadLimit limit, Map<String, String> sourceOptions) {}
 
-  static Split split(Map<String, String> options) {
+  static Split split(String format, Map<String, String> options) {
+    boolean kafka = format.equalsIgnoreCase("kafka");
     long files = Long.MAX_VALUE;
     long bytes = Long.MAX_VALUE;
     long records = Long.MAX_VALUE;
@@ -28,6 +31,13 @@ final class RateLimits {
         case MAX_FILES -> files = positive(e.getKey(), e.getValue());
         case MAX_BYTES -> bytes = ByteSizes.parse(e.getKey(), e.getValue());
         case MAX_RECORDS -> records = positive(e.getKey(), e.getValue());
+        case MAX_OFFSETS -> {
+          if (kafka) {
+            records = positive(e.getKey(), e.getValue());
+          } else {
+            rest.put(e.getKey(), e.getValue());
+          }
+        }
         default -> rest.put(e.getKey(), e.getValue());
       }
     }

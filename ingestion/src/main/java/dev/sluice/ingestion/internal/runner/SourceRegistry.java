@@ -37,6 +37,17 @@ public final class SourceRegistry {
     return java.util.Set.of();
   }
 
+  /** The prefixes of pass-through option keys a format accepts (lower case, e.g. {@code kafka.}); empty if none. */
+  public java.util.Set<String> optionPrefixes(String format) {
+    String name = format.toLowerCase(Locale.ROOT);
+    for (SourceProvider p : providers) {
+      if (p.formats().contains(name)) {
+        return p.optionPrefixes();
+      }
+    }
+    return java.util.Set.of();
+  }
+
   /**
    * @throws IllegalArgumentException for an unknown format (listing the known ones) or an unknown option key
    *     (listing the accepted ones)
@@ -49,7 +60,8 @@ public final class SourceRegistry {
         Source source = p.create(name, context);
         List<String> unknown = new ArrayList<>();
         for (String key : context.options().keySet()) {
-          if (!p.options().contains(key.toLowerCase(Locale.ROOT))) {
+          String lower = key.toLowerCase(Locale.ROOT);
+          if (!p.options().contains(lower) && p.optionPrefixes().stream().noneMatch(lower::startsWith)) {
             unknown.add(key);
           }
         }
