@@ -173,6 +173,16 @@ public final class TableContext {
         DeletionVectorDescriptor.parse(add.deletionVectorJson(), add.path()));
   }
 
+  /** The object key of the DV file of a deletion vector (JSON as in the log); empty for none or an inline one. */
+  public java.util.Optional<String> deletionVectorKey(String deletionVectorJson, String dataPath) {
+    if (deletionVectorJson == null) {
+      return java.util.Optional.empty();
+    }
+    DeletionVectorDescriptor dv = DeletionVectorDescriptor.parse(deletionVectorJson, dataPath);
+    return dv.inline() ? java.util.Optional.empty()
+        : java.util.Optional.of(DeletionVectors.fileKey(log.store(), log.tablePath(), dv));
+  }
+
   private static StructType dataSchema(SnapshotState state, StructType readSchema) {
     List<String> partitionColumns = state.metadata().partitionColumns();
     List<StructField> dataFields = new ArrayList<>();

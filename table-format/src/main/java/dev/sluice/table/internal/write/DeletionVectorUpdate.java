@@ -30,7 +30,7 @@ public final class DeletionVectorUpdate {
   private record Pending(AddFile file, DeletedRows deleted, long physicalRows) {}
 
   /** What {@link #addTo} committed, for the operation's metrics. */
-  public record Counts(int dvsAdded, int dvsRemoved, int filesRemoved, long dvFileBytes) {}
+  public record Counts(int dvsAdded, int dvsRemoved, int filesRemoved, long bytesRemoved, long dvFileBytes) {}
 
   public DeletionVectorUpdate(TableContext context) {
     this.context = context;
@@ -65,6 +65,7 @@ public final class DeletionVectorUpdate {
     List<AddFile> reAdded = new ArrayList<>();
     int dvsRemoved = 0;
     int filesRemoved = 0;
+    long bytesRemoved = 0;
     for (Pending p : pending) {
       DeletedRows old = context.deletedRows(p.file);
       DeletedRows all = old.union(p.deleted);
@@ -74,6 +75,7 @@ public final class DeletionVectorUpdate {
       }
       if (all.cardinality() >= p.physicalRows) {
         filesRemoved++;
+        bytesRemoved += p.file.size();
         continue;
       }
       String dv = dvFile.add(all);
@@ -88,7 +90,7 @@ public final class DeletionVectorUpdate {
       bytes = dvFile.size();
     }
     reAdded.forEach(txn::reAdd);
-    return new Counts(reAdded.size(), dvsRemoved, filesRemoved, bytes);
+    return new Counts(reAdded.size(), dvsRemoved, filesRemoved, bytesRemoved, bytes);
   }
 
   /** The stats of a file with a DV: numRecords counts every row of the Parquet file, and bounds are wide. */
