@@ -75,6 +75,19 @@ class DeletionVectorWriteTest {
   }
 
   @Test
+  void aSnapshotsFileListReadsWithoutTheRowsItsDeletionVectorDeletes() {
+    table.newDelete().where(Predicate.in("id", List.of("o000001", "o000003"))).commit();
+    Snapshot s = table.latestSnapshot();
+    DataFile file = s.files().get(0);
+    assertThat(file.hasDeletionVector()).isTrue();
+    assertThat(file.numRecords()).hasValue(8);
+    // as a stream reads the files of a snapshot
+    try (CloseableIterator<Row> rows = Table.forPath(local, "t").latestSnapshot().rowsOf(file)) {
+      assertThat(rows.toList()).hasSize(8).noneMatch(r -> r.get(0).equals("o000001"));
+    }
+  }
+
+  @Test
   void deletingEveryRemainingRowRemovesTheFile() {
     table.newDelete().where(Predicate.lt("id", "o000005")).commit();
     CommitResult r = table.newDelete().where(Predicate.ge("id", "o000005")).commit();

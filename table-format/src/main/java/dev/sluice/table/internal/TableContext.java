@@ -94,7 +94,7 @@ public final class TableContext {
           - DeletionVectorDescriptor.parse(add.deletionVectorJson(), add.path()).cardinality());
     }
     return new DataFile(keyOf(add.path()), add.path(), add.partitionValues(), add.size(), add.modificationTime(),
-        records, add.stats());
+        records, add.stats(), add.deletionVectorJson());
   }
 
   /** The live files that may hold rows matching {@code predicate}. */
