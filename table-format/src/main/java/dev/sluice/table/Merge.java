@@ -28,7 +28,9 @@ import java.util.concurrent.Callable;
 import java.util.stream.LongStream;
 
 /**
- * MERGE of source rows into the table by key, copy-on-write. Matched target rows are updated
+ * MERGE of source rows into the table by key, copy-on-write, or with deletion vectors on a table with
+ * {@code delta.enableDeletionVectors=true} (matched rows are marked deleted in their files' DVs and updated rows
+ * written to new files, see {@link DeletionVectorUpdate}). Matched target rows are updated
  * (all source columns over the target's) or deleted by the first matched clause whose condition
  * holds; unmatched source rows are inserted. Only files that may hold a source key (by partition
  * values and min/max stats) are read, and only files with a changed row are rewritten. With the

@@ -138,6 +138,23 @@ class DeletionVectorWriteTest {
   }
 
   @Test
+  void aDvCommitWithoutChangeFilesIsReadAsItsNewlyDeletedRowsOnly() throws IOException {
+    table.newDelete().where(Predicate.eq("id", "o000002")).commit();
+    long v = table.newDelete().where(Predicate.in("id", List.of("o000003", "o000004"))).commit().version();
+    // as another engine may write it: the same commit without its cdc actions
+    Path commit = dir.resolve("t/_delta_log/" + String.format("%020d.json", v));
+    List<String> lines = Files.readAllLines(commit).stream().filter(l -> !l.startsWith("{\"cdc\"")).toList();
+    Files.write(commit, lines);
+    List<String> changes = new ArrayList<>();
+    ChangeFeed feed = Table.forPath(local, "t").changes(v, v);
+    int type = feed.schema().indexOf("_change_type");
+    try (CloseableIterator<Row> it = feed.rows()) {
+      it.forEachRemaining(row -> changes.add(row.get(0) + " " + row.get(type)));
+    }
+    assertThat(changes).containsExactlyInAnyOrder("o000003 delete", "o000004 delete");
+  }
+
+  @Test
   void optimizeAppliesDeletionVectorsAndVacuumDeletesTheUnreferencedDvFiles() throws IOException {
     table.newDelete().where(Predicate.eq("id", "o000002")).commit();
     table.newDelete().where(Predicate.eq("id", "o000007")).commit();
