@@ -20,7 +20,8 @@ import picocli.CommandLine;
  * ({@link ArbitraryStateBench}). {@code scheduler [--pipelines 100] [--nodes 2] [--seconds 60] [--db-url jdbc:postgresql://…]} (not
  * part of {@code all}) measures the cluster store's scheduling overhead ({@link SchedulerBench}); without
  * {@code --db-url} it starts an embedded PostgreSQL. {@code Bench medallion [options]} ({@link MedallionCommand},
- * {@code --help}) compares Sluice, Spark and DuckDB as whole processes. {@code state [--keys 10000000]
+ * {@code --help}) compares Sluice, Spark and DuckDB as whole processes; {@code incremental} ({@link
+ * IncrementalCommand}) measures the +1 % increment with and without deletion vectors. {@code state [--keys 10000000]
  * [--state-store inmemory|rocksdb|both]} ({@link StateStoreBench}) compares the state stores at scale; {@code all}
  * runs the smaller in-memory {@link StatefulBench} instead.
  */
@@ -31,6 +32,9 @@ public final class Bench {
     String which = args.length > 0 ? args[0] : "all";
     if (which.equals("medallion")) {
       System.exit(new CommandLine(new MedallionCommand()).execute(Arrays.copyOfRange(args, 1, args.length)));
+    }
+    if (which.equals("incremental")) {
+      System.exit(new CommandLine(new IncrementalCommand()).execute(Arrays.copyOfRange(args, 1, args.length)));
     }
     int rows = 2_000_000;
     Path dir = null;

@@ -117,7 +117,9 @@ import java.util.Optional;
  *   <li>{@code sink} (required): {@code table} (required, relative to the warehouse, unique across pipelines),
  *       {@code partition_by} (columns), {@code merge} (silver only, and required there): {@code keys}
  *       (required), {@code sequence_by} (the newest version wins; required for SCD 2), {@code delete_when}
- *       (SQL condition), {@code scd} ({@code 1} (default) | {@code 2}).
+ *       (SQL condition), {@code scd} ({@code 1} (default) | {@code 2}); {@code properties} (silver only): Delta
+ *       table properties the table is created with, e.g. {@code {delta.enableDeletionVectors: "true"}} (a boolean
+ *       there), ignored for a table that already exists.
  *   <li>{@code trigger}: {@code available_now} | {@code once} | {@code {processing_time: <interval>}};
  *       default the {@code defaults} trigger.
  *   <li>{@code schedule}: {@code {cron: "<Quartz cron, 6 or 7 fields>"}} or {@code {every: <interval>}}.

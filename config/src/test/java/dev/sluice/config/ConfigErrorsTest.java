@@ -338,4 +338,20 @@ class ConfigErrorsTest {
             + " /absolute/path or s3://bucket/prefix), so that every run, whatever its working directory, finds the"
             + " same tables (line 1)");
   }
+
+  @Test
+  void sinkPropertiesAreReadForSilverAndRefusedElsewhereOrWhenNotABoolean() {
+    String silver = "  - name: s\n"
+        + "    layer: silver\n"
+        + "    source: {pipeline: b}\n"
+        + "    sink: {table: silver/s, merge: {keys: [id]}, properties: {delta.enableDeletionVectors: %s}}\n";
+    SluiceConfig ok = ConfigLoader.parse("warehouse: /wh\npipelines:\n" + BRONZE + String.format(silver, "\"true\""), "test.yaml",
+        Map.of());
+    assertThat(ok.pipelines().get(1).sink().properties()).containsEntry("delta.enableDeletionVectors", "true");
+    assertThat(problems("warehouse: /wh\npipelines:\n" + BRONZE + String.format(silver, "yes please"))).singleElement().asString()
+        .contains("pipelines[1].sink.properties: delta.enableDeletionVectors must be true or false, got 'yes please'");
+    String bronze = BRONZE.replace("sink: {table: bronze/b}", "sink: {table: bronze/b, properties: {a: b}}");
+    assertThat(problems("warehouse: /wh\npipelines:\n" + bronze)).singleElement().asString()
+        .contains("pipelines[0].sink.properties: table properties are applied to silver tables only");
+  }
 }

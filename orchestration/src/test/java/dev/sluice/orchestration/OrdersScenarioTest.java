@@ -41,6 +41,10 @@ class OrdersScenarioTest {
       s.land(3, 250);
       s.run(session);
       s.check(session);
+      // the example's silver has delta.enableDeletionVectors on: its MERGEs marked updated rows, not rewrote files
+      assertThat(s.table(session, "silver/orders").latestSnapshot().minReaderVersion()).isEqualTo(3);
+      assertThat(s.table(session, "silver/orders").history(10_000)).anySatisfy(h ->
+          assertThat(Long.parseLong(h.operationMetrics().getOrDefault("numTargetDeletionVectorsAdded", "0"))).isPositive());
     }
   }
 

@@ -84,8 +84,10 @@ public final class SilverPipeline {
         ? new Scd2Merge(silver, mergeConfig, tombstones)
         : new Scd1Merge(silver, mergeConfig, tombstones);
     SilverSchemas.positions(stage, mergeConfig.keys());
-    silver.create(merge.tableSchema(stage)).partitionBy(pipeline.sink().partitionBy().toArray(String[]::new))
-        .enableChangeDataFeed().ifNotExists().commit();
+    dev.sluice.table.CreateTable create = silver.create(merge.tableSchema(stage))
+        .partitionBy(pipeline.sink().partitionBy().toArray(String[]::new));
+    pipeline.sink().properties().forEach(create::property);
+    create.enableChangeDataFeed().ifNotExists().commit();
     BatchStates states = new BatchStates();
     StreamFrame source = session.readStream().format("delta").options(pipeline.source().options()).load(bronzeUri);
     if (processor != null) {

@@ -3,12 +3,14 @@ package dev.sluice.table;
 import dev.sluice.table.data.CloseableIterator;
 import dev.sluice.table.data.Row;
 import dev.sluice.table.exceptions.InvalidOperationException;
+import dev.sluice.table.internal.IndexedRow;
 import dev.sluice.table.internal.TableContext;
 import dev.sluice.table.internal.actions.Action;
 import dev.sluice.table.internal.actions.AddCdcFile;
 import dev.sluice.table.internal.actions.AddFile;
 import dev.sluice.table.internal.actions.Metadata;
 import dev.sluice.table.internal.actions.RemoveFile;
+import dev.sluice.table.internal.dv.DeletedRows;
 import dev.sluice.table.internal.replay.SnapshotState;
 import dev.sluice.table.internal.scan.RowIterators;
 import dev.sluice.table.internal.write.ChangeDataWriter;
@@ -16,14 +18,17 @@ import dev.sluice.table.types.PrimitiveType;
 import dev.sluice.table.types.StructType;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The change data feed of a version range: every inserted, deleted and updated row with
  * {@code _change_type}, {@code _commit_version} and {@code _commit_timestamp}, in version order.
  * A version with {@code cdc} actions is read from its change files only; in other versions added
  * files count as inserts and removed files as deletes (Delta's reader rule). Files with
- * {@code dataChange=false} (compaction) are not changes.
+ * {@code dataChange=false} (compaction) are not changes. A data file removed and re-added in one version with a
+ * new deletion vector changed only by the rows its new DV deletes on top of the old one: those are its deletes.
  */
 public final class ChangeFeed {
   public static final String COMMIT_VERSION = "_commit_version";
@@ -70,20 +75,36 @@ public final class ChangeFeed {
       List<Action> actions = context.log().readCommit(version);
       Instant ts = Instant.ofEpochMilli(context.log().commitTimestamp(version));
       boolean hasCdc = actions.stream().anyMatch(a -> a instanceof AddCdcFile);
-      for (Action a : actions) {
-        if (hasCdc && a instanceof AddCdcFile cdc) {
-          AddFile asAdd = new AddFile(cdc.path(), cdc.partitionValues(), cdc.size(), 0, false, null, null, null);
-          parts.add(() -> withCommit(context.readRows(endState, asAdd, ChangeDataWriter.withChangeType(endState.schema())),
-              version, ts, null));
-        } else if (!hasCdc && a instanceof AddFile add && add.dataChange()) {
-          parts.add(() -> withCommit(context.readRows(endState, add, endState.schema()), version, ts,
-              ChangeDataWriter.INSERT));
-        } else if (!hasCdc && a instanceof RemoveFile remove && remove.dataChange()) {
-          AddFile removed = new AddFile(remove.path(), remove.partitionValues(), remove.size() == null ? -1 : remove.size(),
-              0, false, null, null, null);
-          parts.add(() -> withCommit(context.readRows(endState, removed, endState.schema()), version, ts,
-              ChangeDataWriter.DELETE));
+      if (hasCdc) {
+        for (Action a : actions) {
+          if (a instanceof AddCdcFile cdc) {
+            AddFile asAdd = new AddFile(cdc.path(), cdc.partitionValues(), cdc.size(), 0, false, null, null, null);
+            parts.add(() -> withCommit(context.readRows(endState, asAdd,
+                ChangeDataWriter.withChangeType(endState.schema())), version, ts, null));
+          }
         }
+        continue;
+      }
+      Map<String, RemoveFile> removed = new HashMap<>();
+      for (Action a : actions) {
+        if (a instanceof RemoveFile remove && remove.dataChange()) {
+          removed.put(context.canonicalPath(remove.path()), remove);
+        }
+      }
+      for (Action a : actions) {
+        if (a instanceof AddFile add && add.dataChange()) {
+          RemoveFile before = removed.remove(context.canonicalPath(add.path()));
+          if (before == null) {
+            parts.add(() -> withCommit(context.readRows(endState, add, endState.schema()), version, ts,
+                ChangeDataWriter.INSERT));
+          } else {
+            parts.add(() -> withCommit(newlyDeleted(asAdd(before), add), version, ts, ChangeDataWriter.DELETE));
+          }
+        }
+      }
+      for (RemoveFile remove : removed.values()) {
+        parts.add(() -> withCommit(context.readRows(endState, asAdd(remove), endState.schema()), version, ts,
+            ChangeDataWriter.DELETE));
       }
     }
     var it = parts.iterator();
@@ -98,6 +119,22 @@ public final class ChangeFeed {
         return it.next().get();
       }
     });
+  }
+
+  /** The removed version of a data file as an add (with the deletion vector it had then). */
+  private static AddFile asAdd(RemoveFile remove) {
+    return new AddFile(remove.path(), remove.partitionValues(), remove.size() == null ? -1 : remove.size(), 0, false,
+        null, null, remove.deletionVectorJson());
+  }
+
+  /**
+   * A data file removed and added again in one commit with a new deletion vector (a DELETE, UPDATE or MERGE that
+   * keeps the file): its change is the rows the new DV deletes and the old one did not, never the whole file.
+   */
+  private CloseableIterator<Row> newlyDeleted(AddFile before, AddFile after) {
+    DeletedRows gone = context.deletedRows(after).minus(context.deletedRows(before));
+    CloseableIterator<IndexedRow> rows = context.readIndexedRows(endState, before, endState.schema());
+    return RowIterators.filter(rows, r -> gone.contains(r.index())).map(IndexedRow::row);
   }
 
   /** Appends {@code _change_type} (when given) and the commit columns to each row. */

@@ -4,6 +4,7 @@ import dev.sluice.table.exceptions.TableAlreadyExistsException;
 import dev.sluice.table.internal.TableContext;
 import dev.sluice.table.internal.actions.Metadata;
 import dev.sluice.table.internal.actions.Protocol;
+import dev.sluice.table.internal.write.DeletionVectorUpdate;
 import dev.sluice.table.internal.txn.OptimisticTransaction;
 import dev.sluice.table.types.StructType;
 import java.util.ArrayList;
@@ -80,19 +81,30 @@ public final class CreateTable {
       throw new TableAlreadyExistsException("A table already exists at " + context.log().store().uriOf(context.log().tablePath())
           + "; use ifNotExists() to keep it, or write to it instead.");
     }
-    boolean cdf = "true".equalsIgnoreCase(properties.get("delta.enableChangeDataFeed"));
-    Protocol protocol = cdf
-        ? new Protocol(1, 7, null, List.of("changeDataFeed", "appendOnly", "invariants"))
-        : Protocol.of(1, 2);
     Metadata metadata = new Metadata(UUID.randomUUID().toString(), name, description, "parquet", Map.of(),
         schema.toJson(), partitionColumns, properties, context.clock().millis());
     OptimisticTransaction txn = context.newTransaction(null);
-    txn.updateProtocol(protocol);
+    txn.updateProtocol(protocolFor(properties));
     txn.updateMetadata(metadata);
     Map<String, String> params = new LinkedHashMap<>();
     params.put("partitionBy", Json.stringList(partitionColumns));
     params.put("properties", Json.stringMap(properties));
     long version = txn.commit("CREATE TABLE", params, Map.of());
     return new CommitResult(version, false, Map.of());
+  }
+
+  /**
+   * The lowest protocol the properties need: (1, 2); (1, 7) with {@code changeDataFeed}; (3, 7) with the
+   * {@code deletionVectors} reader and writer feature when {@code delta.enableDeletionVectors=true}.
+   */
+  static Protocol protocolFor(Map<String, String> properties) {
+    boolean cdf = "true".equalsIgnoreCase(properties.get("delta.enableChangeDataFeed"));
+    boolean dvs = "true".equalsIgnoreCase(properties.get(DeletionVectorUpdate.PROPERTY));
+    if (dvs) {
+      List<String> writer = cdf ? List.of("deletionVectors", "changeDataFeed", "appendOnly", "invariants")
+          : List.of("deletionVectors", "appendOnly", "invariants");
+      return new Protocol(3, 7, List.of("deletionVectors"), writer);
+    }
+    return cdf ? new Protocol(1, 7, null, List.of("changeDataFeed", "appendOnly", "invariants")) : Protocol.of(1, 2);
   }
 }

@@ -3,6 +3,7 @@ package dev.sluice.table;
 import dev.sluice.table.data.CloseableIterator;
 import dev.sluice.table.data.Row;
 import dev.sluice.table.expressions.Predicate;
+import dev.sluice.table.internal.IndexedRow;
 import dev.sluice.table.internal.TableContext;
 import dev.sluice.table.internal.actions.AddFile;
 import dev.sluice.table.internal.merge.MergeKey;
@@ -10,7 +11,9 @@ import dev.sluice.table.internal.merge.Parallel;
 import dev.sluice.table.internal.merge.SourceIndex;
 import dev.sluice.table.internal.replay.SnapshotState;
 import dev.sluice.table.internal.txn.OptimisticTransaction;
+import dev.sluice.table.internal.dv.DeletedRows;
 import dev.sluice.table.internal.write.ChangeDataWriter;
+import dev.sluice.table.internal.write.DeletionVectorUpdate;
 import dev.sluice.table.internal.write.SchemaEnforcer;
 import dev.sluice.table.internal.write.RewriteFiles;
 import dev.sluice.table.internal.write.WriteOptions;
@@ -22,9 +25,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.stream.LongStream;
 
 /**
- * MERGE of source rows into the table by key, copy-on-write. Matched target rows are updated
+ * MERGE of source rows into the table by key, copy-on-write, or with deletion vectors on a table with
+ * {@code delta.enableDeletionVectors=true} (matched rows are marked deleted in their files' DVs and updated rows
+ * written to new files, see {@link DeletionVectorUpdate}). Matched target rows are updated
  * (all source columns over the target's) or deleted by the first matched clause whose condition
  * holds; unmatched source rows are inserted. Only files that may hold a source key (by partition
  * values and min/max stats) are read, and only files with a changed row are rewritten. With the
@@ -183,8 +189,9 @@ public final class Merge extends WriteOperation<Merge> {
     SourceIndex source = new SourceIndex(sourceSchema, keys, sourceRows, latestBy);
     Predicate scope = keyPredicate(source);
     txn.readPredicate(scope, context.fileMatcher(snapshot, scope));
+    boolean dvs = DeletionVectorUpdate.enabled(txn.protocol(), txn.metadata());
     Attempt run = new Attempt(snapshot, schema, targetKeys, plan, source,
-        options.forTable(txn.metadata().configuration()), ChangeFeed.enabled(txn.metadata()));
+        options.forTable(txn.metadata().configuration()), ChangeFeed.enabled(txn.metadata()), dvs);
     List<AddFile> candidates = context.prune(snapshot, scope);
     List<RewriteFiles.Written> written;
     try {
@@ -195,17 +202,32 @@ public final class Merge extends WriteOperation<Merge> {
     }
     long now = context.clock().millis();
     int filesAdded = 0;
+    long bytesAdded = 0;
+    long bytesRemoved = 0;
     for (AddFile file : candidates) {
       txn.readFile(file);
     }
     for (AddFile file : run.rewritten()) {
       txn.remove(file.toRemove(now, true));
+      bytesRemoved += file.size();
+    }
+    DeletionVectorUpdate.Counts dvCounts = new DeletionVectorUpdate.Counts(0, 0, 0, 0, 0);
+    try {
+      if (!run.deletionVectors.isEmpty()) {
+        dvCounts = run.deletionVectors.addTo(txn, now);
+      }
+    } catch (RuntimeException e) {
+      run.abort();
+      throw e;
     }
     for (RewriteFiles.Written w : written) {
       RewriteFiles.addTo(txn, w);
       filesAdded += w.data().size();
+      bytesAdded += w.data().stream().mapToLong(f -> f.add().size()).sum();
     }
     Counts counts = run.counts;
+    counts.filesRemoved += dvCounts.filesRemoved();
+    bytesRemoved += dvCounts.bytesRemoved();
     Map<String, String> metrics = withExtra(OptimisticTransaction.metrics(
         "numSourceRows", source.size() + counts.absent,
         "numTargetRowsInserted", counts.inserted,
@@ -214,7 +236,11 @@ public final class Merge extends WriteOperation<Merge> {
         "numTargetRowsCopied", counts.copied,
         "numTargetFilesAdded", filesAdded,
         "numTargetFilesRemoved", counts.filesRemoved,
-        "numTargetFilesScanned", counts.filesScanned));
+        "numTargetFilesScanned", counts.filesScanned,
+        "numTargetDeletionVectorsAdded", dvCounts.dvsAdded(),
+        "numTargetDeletionVectorsRemoved", dvCounts.dvsRemoved(),
+        "numTargetBytesAdded", bytesAdded,
+        "numTargetBytesRemoved", bytesRemoved));
     Map<String, String> params = new LinkedHashMap<>();
     params.put("predicate", Json.stringList(List.of(mergeConditionText())));
     params.put("matchedPredicates", Json.stringList(clauseText));
@@ -244,9 +270,14 @@ public final class Merge extends WriteOperation<Merge> {
     private final Counts counts = new Counts();
     private final List<AddFile> rewritten = new ArrayList<>();
     private final List<RewriteFiles> writers = new ArrayList<>();
+    // With deletion vectors: matched rows are marked deleted in their files, updated rows written to new files.
+    private final boolean useDvs;
+    final DeletionVectorUpdate deletionVectors = new DeletionVectorUpdate(context);
+    private final List<AddFile> marked = new ArrayList<>();
 
     Attempt(SnapshotState snapshot, StructType schema, int[] targetKeys, SchemaEnforcer.Plan plan, SourceIndex source,
-        WriteOptions writeOptions, boolean changeFeed) {
+        WriteOptions writeOptions, boolean changeFeed, boolean useDvs) {
+      this.useDvs = useDvs;
       this.snapshot = snapshot;
       this.schema = schema;
       this.targetKeys = targetKeys;
@@ -264,20 +295,46 @@ public final class Merge extends WriteOperation<Merge> {
         tasks.add(() -> mergeFile(file));
       }
       List<RewriteFiles.Written> out = new ArrayList<>();
-      for (FileResult r : Parallel.run(tasks)) {
+      List<FileResult> results = Parallel.run(tasks);
+      for (FileResult r : results) {
         counts.add(r.counts);
         if (r.written != null) {
           rewritten.add(r.file);
           out.add(r.written);
         }
+        if (r.marked != null) {
+          marked.add(r.file);
+          deletionVectors.delete(r.file, r.marked.deleted(), r.marked.physicalRows());
+        }
+      }
+      if (!marked.isEmpty()) {
+        out.add(writeChanged(results));
       }
       counts.filesScanned = candidates.size();
       counts.filesRemoved = rewritten.size();
+      boolean changed = !rewritten.isEmpty() || !marked.isEmpty();
       if (insertNotMatched) {
-        out.addAll(insertUnmatched(changeFeed && !rewritten.isEmpty()));
+        out.addAll(insertUnmatched(changeFeed && changed));
       }
-      out.addAll(insertAbsent(changeFeed && !rewritten.isEmpty()));
+      out.addAll(insertAbsent(changeFeed && changed));
       return out;
+    }
+
+    /** The updated rows of the files marked with DVs, and their changes, in one writer (not a file per file). */
+    private RewriteFiles.Written writeChanged(List<FileResult> results) {
+      RewriteFiles writer = newWriter(changeFeed);
+      for (FileResult r : results) {
+        if (r.marked == null) {
+          continue;
+        }
+        for (Changed c : r.marked.changes()) {
+          if (c.type().equals(ChangeDataWriter.UPDATE_POSTIMAGE)) {
+            writer.write(c.row());
+          }
+          writer.change(c.row(), c.type());
+        }
+      }
+      return writer.close();
     }
 
     List<AddFile> rewritten() {
@@ -296,8 +353,52 @@ public final class Merge extends WriteOperation<Merge> {
       }
     }
 
+    /** Marks the changed rows of one candidate file in its deletion vector, keeping their changes for the writer. */
+    private FileResult markFile(AddFile file) {
+      Counts c = new Counts();
+      MergeRows pair = new MergeRows(schema, sourceSchema);
+      LongStream.Builder deleted = LongStream.builder();
+      List<Changed> changes = new ArrayList<>();
+      long live = 0;
+      try (CloseableIterator<IndexedRow> it = context.readIndexedRows(snapshot, file, schema)) {
+        while (it.hasNext()) {
+          IndexedRow indexed = it.next();
+          Row target = indexed.row();
+          live++;
+          int pos = source.positionOf(MergeKey.of(target, targetKeys));
+          if (pos < 0) {
+            continue;
+          }
+          matchedKeys[pos] = true;
+          Row src = source.row(pos);
+          Clause clause = firstApplicable(pair.with(target, src));
+          if (clause == null) {
+            continue;
+          }
+          deleted.add(indexed.index());
+          if (clause.delete) {
+            c.deleted++;
+            changes.add(new Changed(target, ChangeDataWriter.DELETE));
+          } else {
+            c.updated++;
+            changes.add(new Changed(target, ChangeDataWriter.UPDATE_PREIMAGE));
+            changes.add(new Changed(inTableOrder ? src : project(src, plan.inputIndex(), target),
+                ChangeDataWriter.UPDATE_POSTIMAGE));
+          }
+        }
+      }
+      if (changes.isEmpty()) {
+        return new FileResult(file, null, c, null);
+      }
+      long physical = live + context.deletedRows(file).cardinality();
+      return new FileResult(file, null, c, new Marked(DeletedRows.of(deleted.build().toArray()), physical, changes));
+    }
+
     /** Rewrites one candidate file if any of its rows changes. */
     private FileResult mergeFile(AddFile file) {
+      if (useDvs) {
+        return markFile(file);
+      }
       Counts c = new Counts();
       RewriteFiles writer = newWriter(changeFeed);
       MergeRows pair = new MergeRows(schema, sourceSchema);
@@ -333,10 +434,10 @@ public final class Merge extends WriteOperation<Merge> {
       }
       if (!touched) {
         writer.abort();
-        return new FileResult(file, null, c);
+        return new FileResult(file, null, c, null);
       }
       c.copied = rows - c.updated - c.deleted;
-      return new FileResult(file, writer.close(), c);
+      return new FileResult(file, writer.close(), c, null);
     }
 
     /** Writes the rows of {@link #insertAbsent}, a share per task. */
@@ -403,7 +504,13 @@ public final class Merge extends WriteOperation<Merge> {
     }
   }
 
-  private record FileResult(AddFile file, RewriteFiles.Written written, Counts counts) {}
+  /** One candidate file's outcome: rewritten ({@code written}), marked with a DV ({@code marked}), or neither. */
+  private record FileResult(AddFile file, RewriteFiles.Written written, Counts counts, Marked marked) {}
+
+  /** The rows a MERGE deletes from a file by DV ({@code physicalRows}: the Parquet file's row count) and its changes. */
+  private record Marked(DeletedRows deleted, long physicalRows, List<Changed> changes) {}
+
+  private record Changed(Row row, String type) {}
 
   private Clause firstApplicable(MergeRows rows) {
     for (Clause c : matched) {

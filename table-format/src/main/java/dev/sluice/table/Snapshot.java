@@ -74,11 +74,12 @@ public final class Snapshot {
   /**
    * The rows of a data file of this table read with this snapshot's schema and partition columns,
    * whether or not the file is live in this snapshot (e.g. a file a later commit added, as a stream
-   * reads it); columns the file lacks are null. The caller closes the iterator.
+   * reads it); columns the file lacks are null; rows its deletion vector deletes are left out. The caller closes
+   * the iterator.
    */
   public CloseableIterator<Row> rowsOf(DataFile file) {
     AddFile add = new AddFile(file.logPath(), file.partitionValues(), file.size(), file.modificationTime(), true,
-        file.statsJson(), null, null);
+        file.statsJson(), null, file.deletionVectorJson());
     return context.readRows(state, add, state.schema());
   }
 

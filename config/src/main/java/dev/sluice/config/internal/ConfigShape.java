@@ -47,7 +47,7 @@ final class ConfigShape {
       "left_watermark", WATERMARK, "right_watermark", WATERMARK);
   static final Shape MERGE = object("keys", SCALAR_LIST, "sequence_by", SCALAR, "delete_when", SCALAR, "scd", SCALAR,
       "tombstone_retention", SCALAR);
-  static final Shape SINK = object("table", SCALAR, "partition_by", SCALAR_LIST, "merge", MERGE);
+  static final Shape SINK = object("table", SCALAR, "partition_by", SCALAR_LIST, "merge", MERGE, "properties", FREE_MAP);
   static final Shape SCHEDULE = object("cron", SCALAR, "every", SCALAR);
   static final Shape PIPELINE = object(
       "name", SCALAR, "layer", SCALAR, "source", SOURCE, "columns", listOf(DERIVED), "filter", SCALAR,

@@ -650,7 +650,17 @@ final class PipelineReader {
       sink.problem("merge", "required in a silver pipeline", "a silver table is MERGEd by key: merge: {keys:"
           + " [order_id], sequence_by: updated_at}");
     }
-    return problems.size() > before ? null : new SinkConfig(sinkTable, partitionBy, merge);
+    Map<String, String> properties = sink.options("properties");
+    if (!properties.isEmpty() && layer != null && layer != Layer.SILVER) {
+      sink.problem("properties", "table properties are applied to silver tables only",
+          "remove `properties` here, or set them on the silver pipeline's sink");
+    }
+    String dvs = properties.get("delta.enableDeletionVectors");
+    if (dvs != null && !dvs.equalsIgnoreCase("true") && !dvs.equalsIgnoreCase("false")) {
+      sink.problem("properties", "delta.enableDeletionVectors must be true or false, got '" + dvs + "'",
+          "e.g. properties: {delta.enableDeletionVectors: \"true\"}");
+    }
+    return problems.size() > before ? null : new SinkConfig(sinkTable, partitionBy, merge, properties);
   }
 
   private MergeConfig merge(Fields merge) {

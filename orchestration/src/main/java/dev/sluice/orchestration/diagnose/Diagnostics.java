@@ -386,11 +386,26 @@ public final class Diagnostics implements AutoCloseable {
             JsonNode path = action.path(kind).path("path");
             if (path.isTextual()) {
               key(t, path.asText()).ifPresent(into::add);
+              dvKey(t, action.path(kind).path("deletionVector")).ifPresent(into::add);
             }
           }
         } catch (IOException e) {
           // a line that doesn't parse names no file; reading the table reports the broken commit
         }
+      }
+    }
+
+    /** The DV file a {@code deletionVector} descriptor points at (none for an inline DV or none at all). */
+    private static Optional<String> dvKey(Table t, JsonNode dv) {
+      if (!dv.isObject() || dv.path("storageType").asText().equals("i")) {
+        return Optional.empty();
+      }
+      try {
+        String path = dev.sluice.table.internal.dv.DeletionVectorDescriptor.parse(dv.toString(), "a commit").path();
+        return dv.path("storageType").asText().equals("p") ? key(t, path) : Optional.of(
+            (t.path().isEmpty() ? "" : t.path() + "/") + path);
+      } catch (RuntimeException e) {
+        return Optional.empty();
       }
     }
 

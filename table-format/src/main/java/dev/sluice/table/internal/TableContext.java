@@ -94,7 +94,7 @@ public final class TableContext {
           - DeletionVectorDescriptor.parse(add.deletionVectorJson(), add.path()).cardinality());
     }
     return new DataFile(keyOf(add.path()), add.path(), add.partitionValues(), add.size(), add.modificationTime(),
-        records, add.stats());
+        records, add.stats(), add.deletionVectorJson());
   }
 
   /** The live files that may hold rows matching {@code predicate}. */
@@ -117,6 +117,73 @@ public final class TableContext {
 
   /** The rows of one data file, shaped as {@code readSchema}; partition columns come from the log. */
   public CloseableIterator<Row> readRows(SnapshotState state, AddFile add, StructType readSchema) {
+    StructType dataSchema = dataSchema(state, readSchema);
+    CloseableIterator<Row> data = openDataFile(state, add, dataSchema, true /* skip deleted rows */);
+    return dataSchema.size() == readSchema.size() ? data : data.map(withPartitionValues(add, readSchema, dataSchema));
+  }
+
+  /**
+   * The rows of one data file with their row indexes (positions in the Parquet file, from 0), rows its deletion
+   * vector deletes left out: what a deletion vector names. The caller closes the iterator.
+   */
+  public CloseableIterator<IndexedRow> readIndexedRows(SnapshotState state, AddFile add, StructType readSchema) {
+    StructType dataSchema = dataSchema(state, readSchema);
+    DeletedRows deleted = deletedRows(add);
+    CloseableIterator<Row> data = openDataFile(state, add, dataSchema, false /* skip deleted rows */);
+    java.util.function.Function<Row, Row> shape = dataSchema.size() == readSchema.size() ? r -> r
+        : withPartitionValues(add, readSchema, dataSchema);
+    return new CloseableIterator<>() {
+      private long index = -1;
+      private IndexedRow next;
+
+      @Override
+      public boolean hasNext() {
+        while (next == null && data.hasNext()) {
+          Row r = data.next();
+          if (!deleted.contains(++index)) {
+            next = new IndexedRow(index, shape.apply(r));
+          }
+        }
+        return next != null;
+      }
+
+      @Override
+      public IndexedRow next() {
+        if (!hasNext()) {
+          throw new java.util.NoSuchElementException();
+        }
+        IndexedRow out = next;
+        next = null;
+        return out;
+      }
+
+      @Override
+      public void close() {
+        data.close();
+      }
+    };
+  }
+
+  /** The rows {@code add}'s deletion vector deletes (none without one). */
+  public DeletedRows deletedRows(AddFile add) {
+    if (add.deletionVectorJson() == null) {
+      return DeletedRows.empty();
+    }
+    return DeletionVectors.load(log.store(), log.tablePath(), tableRoot, add.path(),
+        DeletionVectorDescriptor.parse(add.deletionVectorJson(), add.path()));
+  }
+
+  /** The object key of the DV file of a deletion vector (JSON as in the log); empty for none or an inline one. */
+  public java.util.Optional<String> deletionVectorKey(String deletionVectorJson, String dataPath) {
+    if (deletionVectorJson == null) {
+      return java.util.Optional.empty();
+    }
+    DeletionVectorDescriptor dv = DeletionVectorDescriptor.parse(deletionVectorJson, dataPath);
+    return dv.inline() ? java.util.Optional.empty()
+        : java.util.Optional.of(DeletionVectors.fileKey(log.store(), log.tablePath(), dv));
+  }
+
+  private static StructType dataSchema(SnapshotState state, StructType readSchema) {
     List<String> partitionColumns = state.metadata().partitionColumns();
     List<StructField> dataFields = new ArrayList<>();
     for (StructField f : readSchema.fields()) {
@@ -124,11 +191,11 @@ public final class TableContext {
         dataFields.add(f);
       }
     }
-    StructType dataSchema = new StructType(dataFields);
-    CloseableIterator<Row> data = openDataFile(state, add, dataSchema);
-    if (dataFields.size() == readSchema.size()) {
-      return data;
-    }
+    return new StructType(dataFields);
+  }
+
+  private static java.util.function.Function<Row, Row> withPartitionValues(AddFile add, StructType readSchema,
+      StructType dataSchema) {
     int n = readSchema.size();
     Object[] partitionValues = new Object[n];
     int[] dataIndex = new int[n];
@@ -139,25 +206,24 @@ public final class TableContext {
         partitionValues[i] = PartitionValues.decode(partitionValue(add, f.name()), f.type());
       }
     }
-    return data.map(r -> {
+    return r -> {
       Object[] out = new Object[n];
       for (int i = 0; i < n; i++) {
         out[i] = dataIndex[i] >= 0 ? r.get(dataIndex[i]) : partitionValues[i];
       }
       return Row.of(out);
-    });
+    };
   }
 
-  private CloseableIterator<Row> openDataFile(SnapshotState state, AddFile add, StructType dataSchema) {
+  private CloseableIterator<Row> openDataFile(SnapshotState state, AddFile add, StructType dataSchema,
+      boolean skipDeleted) {
     String key = keyOf(add.path());
     try {
       CloseableIterator<Row> rows = ParquetDataReader.read(log.store(), key, add.size(), dataSchema);
-      if (add.deletionVectorJson() == null) {
+      if (add.deletionVectorJson() == null || !skipDeleted) {
         return rows;
       }
-      DeletedRows deleted = DeletionVectors.load(log.store(), log.tablePath(), tableRoot, add.path(),
-          DeletionVectorDescriptor.parse(add.deletionVectorJson(), add.path()));
-      return DeletionVectors.skipDeleted(rows, deleted);
+      return DeletionVectors.skipDeleted(rows, deletedRows(add));
     } catch (ObjectNotFoundException e) {
       throw TableErrors.missingDataFile(log.store().uriOf(log.tablePath()), add.path(), state.version(), e);
     } catch (SluiceTableException e) {

@@ -202,6 +202,44 @@ class KernelInteropIT {
   }
 
   @Test
+  void afterDeletesAndMergesWrittenAsDeletionVectors() {
+    Table table = Table.forPath(new LocalObjectStore(dir), "dvs");
+    table.create(ALL_TYPES).property("delta.enableDeletionVectors", "true").enableChangeDataFeed().commit();
+    table.newAppend().rows(allTypes(0, 40)).commit();
+    table.newAppend().rows(allTypes(40, 60)).commit();
+    List<Row> updates = new ArrayList<>();
+    for (long i = 35; i < 45; i++) {
+      Object[] v = allTypes(i).toArray();
+      v[1] = "updated" + i;
+      updates.add(Row.of(v));
+    }
+    table.newMerge().source(ALL_TYPES, updates).on("id").whenMatchedUpdate().whenNotMatchedInsert().commit();
+    table.newDelete().where(Predicate.lt("id", 5L)).commit();
+    table.newDelete().where(Predicate.eq("id", 50L)).commit();
+    table.newMerge().source(ALL_TYPES, List.of(allTypes(7), allTypes(38))).on("id")
+        .whenMatchedDelete(MergeCondition.always(), "true").commit();
+    table.checkpoint();
+    table.newDelete().where(Predicate.eq("id", 20L)).commit();
+    assertThat(table.latestSnapshot().minReaderVersion()).isEqualTo(3);
+    assertKernelSeesSluiceRows(table, dir.resolve("dvs"), 60 - 5 - 1 - 2 - 1);
+  }
+
+  @Test
+  void aPartitionedTableWithDeletionVectors() {
+    StructType schema = StructType.of(StructField.of("id", PrimitiveType.LONG, false),
+        StructField.of("p", PrimitiveType.STRING));
+    Table table = Table.forPath(new LocalObjectStore(dir), "pdv");
+    table.create(schema).partitionBy("p").property("delta.enableDeletionVectors", "true").commit();
+    List<Row> rows = new ArrayList<>();
+    for (long i = 0; i < 30; i++) {
+      rows.add(Row.of(i, "p" + (i % 3)));
+    }
+    table.newAppend().rows(rows).commit();
+    table.newDelete().where(Predicate.in("id", List.of(1L, 2L, 3L, 4L))).commit();
+    assertKernelSeesSluiceRows(table, dir.resolve("pdv"), 26);
+  }
+
+  @Test
   void kernelReadsATableSluiceWroteToS3ThroughS3A() {
     try (S3ProxyServer s3 = S3ProxyServer.start()) {
       Table table = Table.forPath(s3.newStore("warehouse"), "gold/orders");

@@ -92,20 +92,34 @@ public final class DeletedRows {
     return deserialize(data);
   }
 
-  /** The serialised form of these row indexes (for tests and, later, writers). */
+  /** The serialised form of these row indexes. */
   public static byte[] serialize(long... rowIndexes) {
+    return of(rowIndexes).serialize();
+  }
+
+  /** No deleted rows. */
+  public static DeletedRows empty() {
+    return new DeletedRows(new TreeMap<>());
+  }
+
+  public static DeletedRows of(long... rowIndexes) {
     TreeMap<Integer, RoaringBitmap> byKey = new TreeMap<>();
     for (long r : rowIndexes) {
       byKey.computeIfAbsent((int) (r >>> 32), k -> new RoaringBitmap()).add((int) r);
     }
+    return new DeletedRows(byKey);
+  }
+
+  /** The serialised form (portable RoaringBitmapArray, little-endian), as a DV file or an inline DV holds it. */
+  public byte[] serialize() {
     int size = 12;
-    for (RoaringBitmap b : byKey.values()) {
+    for (RoaringBitmap b : bitmaps.values()) {
       b.runOptimize();
       size += 4 + b.serializedSizeInBytes();
     }
     ByteBuffer out = ByteBuffer.allocate(size).order(ByteOrder.LITTLE_ENDIAN);
-    out.putInt(MAGIC).putLong(byKey.size());
-    byKey.forEach((k, b) -> {
+    out.putInt(MAGIC).putLong(bitmaps.size());
+    bitmaps.forEach((k, b) -> {
       out.putInt(k);
       ByteBuffer slice = out.slice().order(ByteOrder.LITTLE_ENDIAN);
       b.serialize(slice);
@@ -114,6 +128,47 @@ public final class DeletedRows {
     return out.array();
   }
 
+  /** The rows deleted here or in {@code other}. */
+  public DeletedRows union(DeletedRows other) {
+    TreeMap<Integer, RoaringBitmap> out = copy();
+    other.bitmaps.forEach((k, b) -> out.merge(k, b.clone(), (x, y) -> RoaringBitmap.or(x, y)));
+    return new DeletedRows(out);
+  }
+
+  /** The rows deleted here but not in {@code older}: what a newer DV of a file deletes on top of an older one. */
+  public DeletedRows minus(DeletedRows older) {
+    TreeMap<Integer, RoaringBitmap> out = copy();
+    older.bitmaps.forEach((k, b) -> {
+      RoaringBitmap mine = out.get(k);
+      if (mine != null) {
+        mine.andNot(b);
+      }
+    });
+    out.values().removeIf(RoaringBitmap::isEmpty);
+    return new DeletedRows(out);
+  }
+
+  private TreeMap<Integer, RoaringBitmap> copy() {
+    TreeMap<Integer, RoaringBitmap> out = new TreeMap<>();
+    bitmaps.forEach((k, b) -> out.put(k, b.clone()));
+    return out;
+  }
+
+  public boolean isEmpty() {
+    return cardinality() == 0;
+  }
+
+  /** The greatest deleted row index (-1 when none). */
+  public long maxRowIndex() {
+    for (var e : bitmaps.descendingMap().entrySet()) {
+      if (!e.getValue().isEmpty()) {
+        return ((long) e.getKey() << 32) | Integer.toUnsignedLong(e.getValue().last());
+      }
+    }
+    return -1;
+  }
+
+  /** Whether the row at {@code rowIndex} (its position in the data file, from 0) is deleted. */
   public boolean contains(long rowIndex) {
     RoaringBitmap b = bitmaps.get((int) (rowIndex >>> 32));
     return b != null && b.contains((int) rowIndex);

@@ -17,6 +17,21 @@ public record DeletionVectorDescriptor(String storageType, String pathOrInlineDv
   private static final ObjectMapper MAPPER = new ObjectMapper();
   private static final int UUID_CHARS = 20;
 
+  /**
+   * The JSON of a {@code u} descriptor: the DV at {@code offset} of the file {@code deletion_vector_<id>.bin} in the
+   * table root, deleting {@code rows}.
+   */
+  public static String fileJson(UUID id, int offset, int sizeInBytes, DeletedRows rows) {
+    var n = MAPPER.createObjectNode();
+    n.put("storageType", "u");
+    n.put("pathOrInlineDv", Z85.encodeUuid(id));
+    n.put("offset", offset);
+    n.put("sizeInBytes", sizeInBytes);
+    n.put("cardinality", rows.cardinality());
+    n.put("maxRowIndex", rows.maxRowIndex());
+    return n.toString();
+  }
+
   /** Reads the descriptor's JSON as kept in the log (or a checkpoint's struct rendered as JSON). */
   public static DeletionVectorDescriptor parse(String json, String file) {
     try {

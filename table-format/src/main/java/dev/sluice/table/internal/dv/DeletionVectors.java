@@ -41,7 +41,8 @@ public final class DeletionVectors {
     }
   }
 
-  private static String fileKey(ObjectStore store, String tablePath, DeletionVectorDescriptor dv) {
+  /** The object key of a file-based DV ({@code u} or {@code p}) of the table at {@code tablePath}. */
+  public static String fileKey(ObjectStore store, String tablePath, DeletionVectorDescriptor dv) {
     if (dv.storageType().equals("p")) {
       URI uri = URI.create(dv.path());
       return store.keyOf(uri).orElseThrow(() -> new InvalidTableException("The deletion vector " + uri

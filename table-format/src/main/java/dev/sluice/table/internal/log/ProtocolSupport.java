@@ -30,7 +30,8 @@ public final class ProtocolSupport {
   /**
    * Writer features Sluice implements when writing (invariants only while no column declares one). With
    * {@code deletionVectors} a writer may rewrite a file that has one (its rows read without the deleted ones, its
-   * remove naming the DV) and keeps numRecords in every add; it writes no new DVs (copy-on-write).
+   * remove naming the DV) and keeps numRecords in every add; with {@code delta.enableDeletionVectors=true} it
+   * writes new DVs ({@code internal.write.DeletionVectorUpdate}).
    */
   static final Set<String> WRITER_FEATURES = Set.of("appendOnly", "invariants", "changeDataFeed", "deletionVectors",
       VACUUM_PROTOCOL_CHECK);

@@ -20,7 +20,8 @@ import java.util.Optional;
  *       (files it wrote do), so new appends are ordered on the next run and ordered files are left alone.
  * </ul>
  *
- * Files with deletion vectors are never picked: Sluice cannot apply them.
+ * Files with deletion vectors are always picked (whatever their size, even alone): the rewrite leaves their deleted
+ * rows out and the new files have no DV, so OPTIMIZE is how a table sheds its DVs.
  */
 public final class CompactionPlan {
   /** The {@code add.tags} key that records the ordering a file's rows were written in ({@link #BIN_PACKED} if none). */
@@ -49,10 +50,8 @@ public final class CompactionPlan {
   public static CompactionPlan of(Collection<AddFile> candidates, long targetFileSize, Optional<RowOrdering> ordering) {
     Map<Map<String, String>, List<AddFile>> byPartition = new LinkedHashMap<>();
     for (AddFile f : candidates) {
-      if (f.deletionVectorJson() != null) {
-        continue;
-      }
-      boolean pick = ordering.isPresent() ? !ordering.get().tag().equals(tag(f)) : f.size() < targetFileSize;
+      boolean pick = f.deletionVectorJson() != null
+          || (ordering.isPresent() ? !ordering.get().tag().equals(tag(f)) : f.size() < targetFileSize);
       if (pick) {
         byPartition.computeIfAbsent(f.partitionValues(), k -> new ArrayList<>()).add(f);
       }
@@ -62,7 +61,8 @@ public final class CompactionPlan {
       List<AddFile> files = e.getValue();
       // Files an OPTIMIZE wrote may come out below the target (sizes are estimated while writing): alone they are
       // left as they are, so a second run does nothing; new small files are packed together with them.
-      if (ordering.isEmpty() && (files.size() < 2 || files.stream().allMatch(f -> tag(f) != null))) {
+      boolean withDvs = files.stream().anyMatch(f -> f.deletionVectorJson() != null);
+      if (ordering.isEmpty() && !withDvs && (files.size() < 2 || files.stream().allMatch(f -> tag(f) != null))) {
         continue;
       }
       // Smallest first, so the rewritten rows of the smallest files end up together in the first output files.

@@ -23,7 +23,9 @@ import java.util.Set;
  * <ul>
  *   <li>the live files of the latest version;
  *   <li>files removed at or after the cutoff (they make up the versions that time travel may still read);
- *   <li>{@code _change_data} files of commits at or after the cutoff.
+ *   <li>{@code _change_data} files of commits at or after the cutoff;
+ *   <li>the DV files ({@code deletion_vector_<uuid>.bin}) of all these files' deletion vectors; DV files no kept
+ *       version refers to are deleted like unreferenced data files.
  * </ul>
  *
  * Never looked at, as in Delta: folders and files whose names start with {@code _} or {@code .} ({@code _delta_log},
@@ -47,10 +49,12 @@ public final class VacuumPlan {
     Set<String> referenced = new HashSet<>();
     for (AddFile add : snapshot.activeFiles().values()) {
       referenced.add(context.keyOf(add.path()));
+      context.deletionVectorKey(add.deletionVectorJson(), add.path()).ifPresent(referenced::add);
     }
     for (RemoveFile r : snapshot.tombstones().values()) {
       if (r.deletionTimestamp() == null || r.deletionTimestamp() >= cutoffMillis) {
         referenced.add(context.keyOf(r.path()));
+        context.deletionVectorKey(r.deletionVectorJson(), r.path()).ifPresent(referenced::add);
       }
     }
     List<ObjectStatus> candidates = unreferenced(context, snapshot, cutoffMillis, referenced);
@@ -95,10 +99,12 @@ public final class VacuumPlan {
       for (Action a : context.log().tryReadCommit(commit.getKey()).orElse(List.of())) {
         if (a instanceof RemoveFile r) {
           keys.add(context.keyOf(r.path()));
+          context.deletionVectorKey(r.deletionVectorJson(), r.path()).ifPresent(keys::add);
         } else if (a instanceof AddCdcFile cdc) {
           keys.add(context.keyOf(cdc.path()));
         } else if (a instanceof AddFile add) {
           keys.add(context.keyOf(add.path()));
+          context.deletionVectorKey(add.deletionVectorJson(), add.path()).ifPresent(keys::add);
         }
       }
     }

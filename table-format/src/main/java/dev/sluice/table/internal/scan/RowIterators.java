@@ -49,6 +49,39 @@ public final class RowIterators {
     };
   }
 
+  /** The elements of {@code items} that {@code keep} accepts; closing closes {@code items}. */
+  public static <T> CloseableIterator<T> filter(CloseableIterator<T> items, java.util.function.Predicate<T> keep) {
+    return new CloseableIterator<>() {
+      private T next;
+
+      @Override
+      public boolean hasNext() {
+        while (next == null && items.hasNext()) {
+          T candidate = items.next();
+          if (keep.test(candidate)) {
+            next = candidate;
+          }
+        }
+        return next != null;
+      }
+
+      @Override
+      public T next() {
+        if (!hasNext()) {
+          throw new NoSuchElementException();
+        }
+        T out = next;
+        next = null;
+        return out;
+      }
+
+      @Override
+      public void close() {
+        items.close();
+      }
+    };
+  }
+
   /** Rows of {@code readSchema} that match {@code filter}, projected to the given positions. */
   public static CloseableIterator<Row> filterProject(
       CloseableIterator<Row> rows, BoundPredicate filter, StructType readSchema, int[] projection) {

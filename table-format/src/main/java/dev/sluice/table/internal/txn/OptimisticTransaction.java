@@ -132,6 +132,19 @@ public final class OptimisticTransaction {
     writtenKeys.add(key);
   }
 
+  /**
+   * Adds a data file the table already has, in a new version (a new deletion vector): its data file is never
+   * deleted when the commit fails.
+   */
+  public void reAdd(AddFile file) {
+    adds.add(file);
+  }
+
+  /** Another file this transaction wrote (e.g. a DV file), deleted again if the commit fails for sure. */
+  public void wrote(String key) {
+    writtenKeys.add(key);
+  }
+
   public void remove(RemoveFile file) {
     removes.add(file);
   }
