@@ -12,7 +12,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Objects;
+import java.util.function.BiConsumer;
 import java.util.function.Predicate;
+import dev.sluice.ingestion.state.StateTimeIndex;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 
@@ -39,9 +41,9 @@ final class RocksDbStateStore implements StateStore {
   private long puts;
   private Status status = Status.OPEN;
   private StateStoreMetrics metrics;
-  /** The key of the last get and whether it had a value: an aggregation's put follows its get of the same key. */
+  /** The key of the last get and its value (null: none): an aggregation's put follows its get of the same key. */
   private byte[] lastKey;
-  private boolean lastExists;
+  private byte[] lastValue;
 
   RocksDbStateStore(RocksDbStateStoreProvider provider, long version, long size, StateRowCodec codec,
       StateFileFormat.Writer changelog, boolean loadedFromCache) {
@@ -72,7 +74,7 @@ final class RocksDbStateStore implements StateStore {
       byte[] k = key(key);
       byte[] value = provider.db().get(k);
       lastKey = k;
-      lastExists = value != null;
+      lastValue = value;
       return value == null ? null : codec.decodeValue(value);
     } catch (RocksDBException e) {
       throw provider.failure("reading", e);
@@ -91,17 +93,28 @@ final class RocksDbStateStore implements StateStore {
     checkOpen();
     Objects.requireNonNull(value, "value (to delete a key, call remove)");
     byte[] k = key(key);
-    boolean existed;
+    byte[] old;
     if (lastKey != null && Arrays.equals(k, lastKey)) {
-      existed = lastExists;
+      old = lastValue;
+    } else if (provider.timeIndex() != null && !provider.timeIndex().inKey()) {
+      gets++;
+      old = read(k); // the old value says where its index entry is
     } else {
       gets++;
-      existed = provider.exists(k);
+      old = provider.exists(k) ? k : null; // existence is all that matters
     }
-    if (!existed) {
+    if (old == null) {
       size++;
     }
-    write(k, codec.encodeValue(value));
+    write(k, old, codec.encodeValue(value));
+  }
+
+  private byte[] read(byte[] k) {
+    try {
+      return provider.db().get(k);
+    } catch (RocksDBException e) {
+      throw provider.failure("reading", e);
+    }
   }
 
   @Override
@@ -114,14 +127,18 @@ final class RocksDbStateStore implements StateStore {
       return false;
     }
     size++;
-    write(k, codec.encodeValue(value));
+    write(k, null, codec.encodeValue(value));
     return true;
   }
 
-  private void write(byte[] k, byte[] v) {
+  /** Writes {@code k} → {@code v} over {@code old} (null: none; for an index in the key, any non-null). */
+  private void write(byte[] k, byte[] old, byte[] v) {
     lastKey = null;
     try {
       provider.db().put(provider.writeOptions(), k, v);
+      if (provider.timeIndex() != null) {
+        provider.reindex(k, old, v);
+      }
     } catch (RocksDBException e) {
       throw provider.failure("writing", e);
     }
@@ -135,15 +152,20 @@ final class RocksDbStateStore implements StateStore {
     checkOpen();
     byte[] k = key(key);
     gets++;
-    if (provider.exists(k)) {
-      delete(k);
+    byte[] old = read(k);
+    if (old != null) {
+      delete(k, old);
     }
   }
 
-  private void delete(byte[] k) {
+  private void delete(byte[] k, byte[] old) {
     lastKey = null;
     try {
       provider.db().delete(provider.writeOptions(), k);
+      if (provider.timeIndex() != null) {
+        provider.db().delete(provider.timeColumnFamily(), provider.writeOptions(),
+            TimeIndexKeys.of(provider.time(k, old), k));
+      }
     } catch (RocksDBException e) {
       throw provider.failure("deleting from", e);
     }
@@ -189,7 +211,7 @@ final class RocksDbStateStore implements StateStore {
     try {
       for (; it.isValid(); it.next()) {
         if (test.test(codec.decodeValue(it.value()))) {
-          delete(it.key());
+          delete(it.key(), it.value());
           count++;
         }
       }
@@ -197,6 +219,38 @@ final class RocksDbStateStore implements StateStore {
       close(it);
     }
     return count;
+  }
+
+  /** With the store's own index, a range scan of the expired entries of the index column family. */
+  @Override
+  public Eviction removeUpTo(StateTimeIndex index, long upToMicros, BiConsumer<Row, Row> removed) {
+    if (index != provider.timeIndex()) {
+      return StateStore.super.removeUpTo(index, upToMicros, removed);
+    }
+    checkOpen();
+    long count = 0;
+    RocksIterator it = provider.db().newIterator(provider.timeColumnFamily());
+    iterators.add(it);
+    try {
+      for (it.seek(TimeIndexKeys.FIRST); it.isValid(); it.next()) {
+        byte[] indexKey = it.key();
+        long time = TimeIndexKeys.time(indexKey);
+        if (time > upToMicros) {
+          return new Eviction(count, time);
+        }
+        byte[] k = TimeIndexKeys.key(indexKey);
+        gets++;
+        byte[] v = read(k);
+        if (removed != null) {
+          removed.accept(codec.decodeKey(k), codec.decodeValue(v));
+        }
+        delete(k, v);
+        count++;
+      }
+      return new Eviction(count, Long.MAX_VALUE);
+    } finally {
+      close(it);
+    }
   }
 
   private void close(RocksIterator it) {

@@ -4,6 +4,7 @@ import dev.sluice.ingestion.Batch;
 import dev.sluice.ingestion.internal.plan.StatefulTransform;
 import dev.sluice.ingestion.state.StateSchema;
 import dev.sluice.ingestion.state.StateStore;
+import dev.sluice.ingestion.state.StateTimeIndex;
 import dev.sluice.table.data.Row;
 import dev.sluice.table.types.PrimitiveType;
 import dev.sluice.table.types.StructType;
@@ -11,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * {@code dropDuplicatesWithinWatermark(columns)} with Spark 3.5's semantics: the first row of a key passes
@@ -21,6 +23,9 @@ import java.util.Map;
  */
 final class DropDuplicatesWithinWatermark implements StatefulTransform {
   static final StructType VALUE_SCHEMA = StructType.empty().add("expiresAtMicros", PrimitiveType.LONG);
+
+  /** The expiry is in the value: a store without the index can evict without decoding a single key. */
+  private static final StateTimeIndex EXPIRY = StateTimeIndex.ofValue(value -> (Long) value.get(0));
 
   private final StructType schema;
   private final DedupColumns keys;
@@ -44,7 +49,7 @@ final class DropDuplicatesWithinWatermark implements StatefulTransform {
   @Override
   public Batch apply(Batch input, BatchInfo info) {
     StateStore store = info.store(this);
-    evict(store, info.watermarkMs() * 1000);
+    horizon.evict(store, EXPIRY, info.watermarkMs() * 1000);
     dropped = 0;
     Batch.Builder out = Batch.builder(schema);
     for (Row row : input.rows()) {
@@ -64,17 +69,9 @@ final class DropDuplicatesWithinWatermark implements StatefulTransform {
     return out.build();
   }
 
-  private void evict(StateStore store, long watermarkMicros) {
-    horizon.reset();
-    // The expiry is in the value: the store can evict without decoding a single key.
-    store.removeWhere(value -> {
-      long expiresAt = (Long) value.get(0);
-      if (expiresAt <= watermarkMicros) {
-        return true;
-      }
-      horizon.add(expiresAt);
-      return false;
-    });
+  @Override
+  public Optional<StateTimeIndex> timeIndex() {
+    return Optional.of(EXPIRY);
   }
 
   @Override
