@@ -31,6 +31,7 @@ import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.CompressionType;
 import org.rocksdb.DBOptions;
 import org.rocksdb.FlushOptions;
+import org.rocksdb.IndexType;
 import org.rocksdb.InfoLogLevel;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
@@ -417,11 +418,17 @@ final class RocksDbStateStoreProvider implements StateStoreProvider {
   }
 
   private ColumnFamilyOptions columnFamilyOptions(boolean withFilter, long writeBufferBytes) {
+    // Partitioned index and filters (as Flink's bounded memory): a lookup loads the 4 KB partitions it needs, not
+    // a whole file's filter, which at millions of keys no longer fits the cache's share and was reloaded per get.
     BlockBasedTableConfig table = new BlockBasedTableConfig()
         .setBlockCache(memory.cache())
         .setCacheIndexAndFilterBlocks(true)
         .setCacheIndexAndFilterBlocksWithHighPriority(true)
         .setPinL0FilterAndIndexBlocksInCache(true)
+        .setIndexType(IndexType.kTwoLevelIndexSearch)
+        .setPartitionFilters(true)
+        .setMetadataBlockSize(4096)
+        .setPinTopLevelIndexAndFilter(true)
         .setBlockSize(16 * 1024)
         .setFormatVersion(5);
     if (withFilter) {
