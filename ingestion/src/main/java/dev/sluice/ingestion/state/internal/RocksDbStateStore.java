@@ -241,6 +241,10 @@ final class RocksDbStateStore implements StateStore {
         byte[] k = TimeIndexKeys.key(indexKey);
         gets++;
         byte[] v = read(k);
+        if (v == null) {
+          throw new IllegalStateException("The event-time index of the state of " + provider.folder()
+              + " lists a key the state doesn't have; the local copy is corrupt (restart the query to rebuild it)");
+        }
         if (removed != null) {
           removed.accept(codec.decodeKey(k), codec.decodeValue(v));
         }

@@ -442,27 +442,28 @@ final class RocksDbStateStoreProvider implements StateStoreProvider {
   }
 
   /**
-   * Makes the time index match the entries of the database just opened: builds it when the operator has one and
-   * the snapshot lacks it; drops the mark of completeness when the operator has none (this run won't keep it).
+   * Makes the time index match the entries of the database just opened: builds it anew when the operator has one
+   * and the snapshot's is missing or stale (written by a run without the index); drops it when the operator has
+   * none (this run won't keep it up to date).
    */
   private void reconcileTimeIndex() {
     try {
       boolean complete = db.get(timeCf, TimeIndexKeys.COMPLETE) != null;
       if (timeIndex == null) {
         if (complete) {
-          db.delete(timeCf, writeOptions, TimeIndexKeys.COMPLETE);
+          clearTimeIndex();
         }
         return;
       }
       if (complete) {
         return;
       }
+      clearTimeIndex();
       long count = 0;
       try (RocksIterator it = db.newIterator(defaultCf)) {
         for (it.seekToFirst(); it.isValid(); it.next()) {
           byte[] k = it.key();
-          long time = timeIndex.timeOf(replayCodec.decodeKey(k), replayCodec.decodeValue(it.value()));
-          db.put(timeCf, writeOptions, TimeIndexKeys.of(time, k), TimeIndexKeys.EMPTY);
+          db.put(timeCf, writeOptions, TimeIndexKeys.of(time(k, it.value()), k), TimeIndexKeys.EMPTY);
           count++;
         }
       }
@@ -471,6 +472,12 @@ final class RocksDbStateStoreProvider implements StateStoreProvider {
     } catch (RocksDBException e) {
       throw failure("indexing", e);
     }
+  }
+
+  private void clearTimeIndex() throws RocksDBException {
+    db.dropColumnFamily(timeCf);
+    timeCf.close();
+    timeCf = db.createColumnFamily(new ColumnFamilyDescriptor(TimeIndexKeys.COLUMN_FAMILY, timeCfOptions));
   }
 
   private void closeDb() {
