@@ -35,6 +35,8 @@ import java.util.stream.Stream;
  */
 final class StateStoreBench {
   private static final long PER_BATCH = 250_000;
+  /** The default of {@code stateStore.snapshotInterval}. */
+  private static final long SNAPSHOT_INTERVAL = 10;
 
   private StateStoreBench() {}
 
@@ -135,20 +137,36 @@ final class StateStoreBench {
     return out;
   }
 
-  /** Opens each operator's state after the last batch, so rebuilding it into an empty temporary folder. */
+  /**
+   * Opens each operator's state, so rebuilding it into an empty temporary folder: after the last batch, and after
+   * the batch whose state is furthest from a snapshot (the snapshot before it plus 9 changelogs), the worst case.
+   */
   private static Map<String, Object> rebuild(SluiceSession session, Path checkpoint) {
     StateReader reader = session.readState(checkpoint.toString());
+    Map<String, Object> out = Json.object();
+    long latest = reader.metadata().get(0).latestBatch().orElseThrow();
+    long earliest = reader.metadata().get(0).earliestBatch().orElseThrow();
+    // batch b leaves state version b + 1; snapshots are every SNAPSHOT_INTERVAL versions
+    long worst = latest + 1 - Math.floorMod(latest + 1 - (SNAPSHOT_INTERVAL - 1), SNAPSHOT_INTERVAL) - 1;
+    out.put("recovery_latest_batch", latest);
+    rebuild(reader, latest, out, "recovery");
+    if (worst >= earliest) {
+      out.put("recovery_worst_batch", worst);
+      rebuild(reader, worst, out, "recovery_worst");
+    }
+    return out;
+  }
+
+  private static void rebuild(StateReader reader, long batch, Map<String, Object> out, String name) {
     long cpu0 = cpu();
     long t0 = System.nanoTime();
     for (StateReader.OperatorState op : reader.metadata()) {
-      try (CloseableIterator<Row> rows = reader.operator(op.metadata().operatorId()).iterator()) {
+      try (CloseableIterator<Row> rows = reader.operator(op.metadata().operatorId()).batch(batch).iterator()) {
         rows.hasNext();
       }
     }
-    Map<String, Object> out = Json.object();
-    out.put("recovery_ms", (System.nanoTime() - t0) / 1_000_000);
-    out.put("recovery_cpu_s", Math.round((cpu() - cpu0) / 1e7) / 100.0);
-    return out;
+    out.put(name + "_ms", (System.nanoTime() - t0) / 1_000_000);
+    out.put(name + "_cpu_s", Math.round((cpu() - cpu0) / 1e7) / 100.0);
   }
 
   private static void resetPeakHeap() {

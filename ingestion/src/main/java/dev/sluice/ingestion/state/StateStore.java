@@ -38,6 +38,23 @@ public interface StateStore {
     return true;
   }
 
+  /**
+   * {@link #putIfAbsent} for each key in turn (a later duplicate of a key put earlier in the list is not put), as
+   * one call so that stores may look the keys up together.
+   *
+   * @return for each index, whether it put {@code values.get(i)}
+   */
+  default boolean[] putAllIfAbsent(List<Row> keys, List<Row> values) {
+    if (keys.size() != values.size()) {
+      throw new IllegalArgumentException(keys.size() + " keys but " + values.size() + " values");
+    }
+    boolean[] put = new boolean[keys.size()];
+    for (int i = 0; i < put.length; i++) {
+      put[i] = putIfAbsent(keys.get(i), values.get(i));
+    }
+    return put;
+  }
+
   void remove(Row key);
 
   /** Every entry, in no particular order; changes made during the iteration are not reflected. */

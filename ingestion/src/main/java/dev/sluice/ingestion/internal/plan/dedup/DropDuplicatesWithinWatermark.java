@@ -51,19 +51,26 @@ final class DropDuplicatesWithinWatermark implements StatefulTransform {
     StateStore store = info.store(this);
     horizon.evict(store, EXPIRY, info.watermarkMs() * 1000);
     dropped = 0;
-    Batch.Builder out = Batch.builder(schema);
+    List<Row> kept = new ArrayList<>(input.rows().size());
+    List<Row> stateKeys = new ArrayList<>(input.rows().size());
+    List<Row> stateValues = new ArrayList<>(input.rows().size());
     for (Row row : input.rows()) {
       if (keys.isLate(row, info.watermarkMs())) {
         dropped++;
         info.lateRows().add(operatorName(), schema, row, info.watermarkMs());
         continue;
       }
-      Row key = keys.keyOf(row);
       Long eventMicros = keys.eventMicros(row);
-      long expiresAt = eventMicros == null ? Long.MAX_VALUE : eventMicros + delayMicros;
-      if (store.putIfAbsent(key, Row.of(expiresAt))) {
-        horizon.add(expiresAt);
-        out.add(row);
+      kept.add(row);
+      stateKeys.add(keys.keyOf(row));
+      stateValues.add(Row.of(eventMicros == null ? Long.MAX_VALUE : eventMicros + delayMicros));
+    }
+    boolean[] first = store.putAllIfAbsent(stateKeys, stateValues);
+    Batch.Builder out = Batch.builder(schema);
+    for (int i = 0; i < first.length; i++) {
+      if (first[i]) {
+        horizon.add((Long) stateValues.get(i).get(0));
+        out.add(kept.get(i));
       }
     }
     return out.build();
