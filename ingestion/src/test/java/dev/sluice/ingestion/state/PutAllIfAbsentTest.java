@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** {@link StateStore#putAllIfAbsent} over both providers: RocksDB's multiGet chunks must act as one putIfAbsent each. */
+/** {@link StateStore#putAllIfAbsent} over both providers: RocksDB's multiGet chunks act as a putIfAbsent per row. */
 class PutAllIfAbsentTest {
   @TempDir
   Path dir;

@@ -4,7 +4,9 @@ import dev.sluice.ingestion.Location;
 import dev.sluice.ingestion.state.StateSchema;
 import dev.sluice.ingestion.state.StateStore;
 import dev.sluice.ingestion.state.StateStoreProvider;
+import dev.sluice.ingestion.state.StateTimeIndex;
 import dev.sluice.table.data.CloseableIterator;
+import dev.sluice.table.data.Row;
 import dev.sluice.table.storage.ObjectStatus;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -21,7 +23,6 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Stream;
-import dev.sluice.ingestion.state.StateTimeIndex;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
 import org.rocksdb.Checkpoint;
@@ -579,7 +580,8 @@ final class RocksDbStateStoreProvider implements StateStoreProvider {
 
   /** The index time of an encoded entry, decoding only the half the index reads. */
   long time(byte[] key, byte[] value) {
-    return timeIndex.time().applyAsLong(timeIndex.inKey() ? replayCodec.decodeKey(key) : replayCodec.decodeValue(value));
+    Row half = timeIndex.inKey() ? replayCodec.decodeKey(key) : replayCodec.decodeValue(value);
+    return timeIndex.time().applyAsLong(half);
   }
 
   /** An iterator over the database as of now, which the caller closes. */
