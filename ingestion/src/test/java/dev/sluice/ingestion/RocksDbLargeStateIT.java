@@ -29,7 +29,7 @@ class RocksDbLargeStateIT {
         "-Xmx512m", "-XX:+UseSerialGC", "-Djava.io.tmpdir=" + dir, "-cp", System.getProperty("java.class.path"),
         LargeStateWorker.class.getName(), dir.toString(), Long.toString(keys), Long.toString(perBatch))
         .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-    // 10 minutes, or 2 per million keys for larger runs (10 M keys took ~4 minutes on a busy 2-core machine)
+    // 10 minutes, or 2 per million keys for larger runs (10 M keys took 148 s on a 2-core machine at load ~2)
     long timeoutSeconds = Math.max(600, keys / 1_000_000 * 120);
     boolean finished = p.waitFor(timeoutSeconds, TimeUnit.SECONDS);
     if (!finished) {
