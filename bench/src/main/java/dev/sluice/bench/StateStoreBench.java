@@ -8,7 +8,12 @@ import dev.sluice.ingestion.state.StateStoreSettings;
 import dev.sluice.ingestion.state.StateStoreType;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import dev.sluice.ingestion.StateReader;
+import dev.sluice.table.data.CloseableIterator;
+import dev.sluice.table.data.Row;
 import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -23,11 +28,15 @@ import java.util.stream.Stream;
  * batch, one event-time minute a batch, a 1-hour watermark so that every id stays in state), then a 1-minute
  * tumbling count by {@code value % 100000}; per provider: events/s, state bytes per key in the heap (heap used
  * after a full GC with the query's state loaded, minus the same before the query) and on disk (the checkpoint's
- * state folder, and RocksDB's local SST files), state commit ms per batch, and the time a restarted query (a new
- * session, an empty local working directory) takes to rebuild the state from the checkpoint and run one batch.
+ * state folder, and RocksDB's local SST files), the peak heap of the run, state commit ms per batch; then the
+ * recovery: the wall and CPU time to rebuild every operator's state from the checkpoint into an empty local folder
+ * (the newest snapshot plus the later changelogs, through the state reader), and the time a restarted query (a
+ * new session, an empty local working directory) takes to do that and run one batch.
  */
 final class StateStoreBench {
   private static final long PER_BATCH = 250_000;
+  /** The default of {@code stateStore.snapshotInterval}. */
+  private static final long SNAPSHOT_INTERVAL = 10;
 
   private StateStoreBench() {}
 
@@ -78,6 +87,7 @@ final class StateStoreBench {
     out.put("state_store", type.optionName());
     out.put("rocksdb_memory_mb", type == StateStoreType.ROCKSDB ? settings.rocksDbMemoryBytes() >> 20 : 0);
     out.put("max_heap_mb", Runtime.getRuntime().maxMemory() >> 20);
+    resetPeakHeap();
     try (SluiceSession session = SluiceSession.builder().stateStore(settings).build()) {
       long cpu0 = cpu();
       long t0 = System.nanoTime();
@@ -112,8 +122,11 @@ final class StateStoreBench {
       out.put("state_commit_ms_per_batch_median", commits[commits.length / 2]);
       out.put("state_commit_ms_per_batch_max", commits[commits.length - 1]);
       out.put("batch_ms_median", median(progress.stream().mapToLong(QueryProgress::batchDuration).toArray()));
+      out.put("heap_peak_mb", peakHeap() >> 20);
+      out.putAll(rebuild(session, dir.resolve("checkpoint")));
     }
-    try (SluiceSession session = SluiceSession.builder().stateStore(settings).build()) {
+    StateStoreSettings fresh = settings.withLocalDir(dir.resolve("local-restart"));
+    try (SluiceSession session = SluiceSession.builder().stateStore(fresh).build()) {
       long t0 = System.nanoTime();
       StreamingQuery q = start(session, dir, emitted);
       awaitBatch(q, batches);
@@ -122,6 +135,49 @@ final class StateStoreBench {
       out.put("restart_first_batch_ms", recovery);
     }
     return out;
+  }
+
+  /**
+   * Opens each operator's state, so rebuilding it into an empty temporary folder: after the last batch, and after
+   * the batch whose state is furthest from a snapshot (the snapshot before it plus 9 changelogs), the worst case.
+   */
+  private static Map<String, Object> rebuild(SluiceSession session, Path checkpoint) {
+    StateReader reader = session.readState(checkpoint.toString());
+    Map<String, Object> out = Json.object();
+    long latest = reader.metadata().get(0).latestBatch().orElseThrow();
+    long earliest = reader.metadata().get(0).earliestBatch().orElseThrow();
+    // batch b leaves state version b + 1; snapshots are every SNAPSHOT_INTERVAL versions
+    long worst = latest + 1 - Math.floorMod(latest + 1 - (SNAPSHOT_INTERVAL - 1), SNAPSHOT_INTERVAL) - 1;
+    out.put("recovery_latest_batch", latest);
+    rebuild(reader, latest, out, "recovery");
+    if (worst >= earliest) {
+      out.put("recovery_worst_batch", worst);
+      rebuild(reader, worst, out, "recovery_worst");
+    }
+    return out;
+  }
+
+  private static void rebuild(StateReader reader, long batch, Map<String, Object> out, String name) {
+    long cpu0 = cpu();
+    long t0 = System.nanoTime();
+    for (StateReader.OperatorState op : reader.metadata()) {
+      try (CloseableIterator<Row> rows = reader.operator(op.metadata().operatorId()).batch(batch).iterator()) {
+        rows.hasNext();
+      }
+    }
+    out.put(name + "_ms", (System.nanoTime() - t0) / 1_000_000);
+    out.put(name + "_cpu_s", Math.round((cpu() - cpu0) / 1e7) / 100.0);
+  }
+
+  private static void resetPeakHeap() {
+    ManagementFactory.getMemoryPoolMXBeans().stream().filter(p -> p.getType() == MemoryType.HEAP)
+        .forEach(MemoryPoolMXBean::resetPeakUsage);
+  }
+
+  /** The sum of the heap pools' peaks: an upper bound of the heap in use at any one time. */
+  private static long peakHeap() {
+    return ManagementFactory.getMemoryPoolMXBeans().stream().filter(p -> p.getType() == MemoryType.HEAP)
+        .mapToLong(p -> p.getPeakUsage().getUsed()).sum();
   }
 
   private static long heapAfterGc() {

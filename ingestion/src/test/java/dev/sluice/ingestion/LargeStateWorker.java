@@ -3,6 +3,7 @@ package dev.sluice.ingestion;
 import dev.sluice.ingestion.state.StateStoreSettings;
 import dev.sluice.ingestion.state.StateStoreType;
 import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryType;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -10,10 +11,17 @@ import java.util.concurrent.atomic.AtomicLong;
  * Child process of {@link RocksDbLargeStateIT}: {@code dropDuplicatesWithinWatermark} over {@code keys} distinct
  * event ids (a rate source, {@code perBatch} rows a batch, a 1-hour watermark so that every id stays in state)
  * followed by a 1-minute window count per key, on the RocksDB store. Prints
- * {@code RESULT <dedupRows> <aggRows> <heapUsedAfterGcBytes> <maxHeapBytes>} and exits 0.
+ * {@code RESULT <dedupRows> <aggRows> <heapUsedAfterGcBytes> <maxHeapBytes> <localSstBytes> <peakHeapBytes>
+ * <seconds>} and exits 0.
  */
 public final class LargeStateWorker {
   private LargeStateWorker() {}
+
+  /** The sum of the heap pools' peaks: an upper bound of the heap in use at any one time. */
+  private static long peakHeap() {
+    return ManagementFactory.getMemoryPoolMXBeans().stream().filter(p -> p.getType() == MemoryType.HEAP)
+        .mapToLong(p -> p.getPeakUsage().getUsed()).sum();
+  }
 
   public static void main(String[] args) throws Exception {
     Path dir = Path.of(args[0]);
@@ -22,6 +30,7 @@ public final class LargeStateWorker {
     long batches = (keys + perBatch - 1) / perBatch;
     AtomicLong emitted = new AtomicLong();
     StateStoreSettings settings = StateStoreSettings.of(StateStoreType.ROCKSDB).withLocalDir(dir.resolve("local"));
+    long start = System.nanoTime();
     try (SluiceSession session = SluiceSession.builder().stateStore(settings).build()) {
       StreamingQuery q = session.readStream().format("rate").option("rowsPerBatch", Long.toString(perBatch))
           .option("startTimestamp", "1700000000000").option("advanceMillisPerBatch", "60000").load()
@@ -47,7 +56,8 @@ public final class LargeStateWorker {
       long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
       System.out.println("RESULT " + last.stateOperators().get(0).numRowsTotal() + " "
           + last.stateOperators().get(1).numRowsTotal() + " " + heap + " " + Runtime.getRuntime().maxMemory()
-          + " " + last.stateOperators().get(0).customMetrics().get("rocksdbSstFileSize"));
+          + " " + last.stateOperators().get(0).customMetrics().get("rocksdbSstFileSize") + " " + peakHeap() + " "
+          + (System.nanoTime() - start) / 1_000_000_000);
     }
   }
 }

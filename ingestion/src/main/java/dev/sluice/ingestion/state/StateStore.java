@@ -4,6 +4,7 @@ import dev.sluice.table.data.Row;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.function.BiConsumer;
 import java.util.function.Predicate;
 
 /**
@@ -37,6 +38,23 @@ public interface StateStore {
     return true;
   }
 
+  /**
+   * {@link #putIfAbsent} for each key in turn (a later duplicate of a key put earlier in the list is not put), as
+   * one call so that stores may look the keys up together.
+   *
+   * @return for each index, whether it put {@code values.get(i)}
+   */
+  default boolean[] putAllIfAbsent(List<Row> keys, List<Row> values) {
+    if (keys.size() != values.size()) {
+      throw new IllegalArgumentException(keys.size() + " keys but " + values.size() + " values");
+    }
+    boolean[] put = new boolean[keys.size()];
+    for (int i = 0; i < put.length; i++) {
+      put[i] = putIfAbsent(keys.get(i), values.get(i));
+    }
+    return put;
+  }
+
   void remove(Row key);
 
   /** Every entry, in no particular order; changes made during the iteration are not reflected. */
@@ -59,6 +77,54 @@ public interface StateStore {
     doomed.forEach(this::remove);
     return doomed.size();
   }
+
+  /**
+   * Removes every entry whose time under {@code index} is at or before {@code upToMicros} (a watermark's
+   * eviction), handing each removed key and value to {@code removed} when given. A store created with {@code
+   * index} finds them with a range scan of only those entries; others scan every entry (decoding only the
+   * values when the time is in the value and {@code removed} is null).
+   *
+   * @return how many entries it removed and the lowest time among those left
+   */
+  default Eviction removeUpTo(StateTimeIndex index, long upToMicros, BiConsumer<Row, Row> removed) {
+    long[] lowest = {Long.MAX_VALUE};
+    if (!index.inKey() && removed == null) {
+      long count = removeWhere(value -> {
+        long time = index.time().applyAsLong(value);
+        if (time <= upToMicros) {
+          return true;
+        }
+        lowest[0] = Math.min(lowest[0], time);
+        return false;
+      });
+      return new Eviction(count, lowest[0]);
+    }
+    List<StateEntry> doomed = new ArrayList<>();
+    for (Iterator<StateEntry> it = iterator(); it.hasNext(); ) {
+      StateEntry e = it.next();
+      long time = index.timeOf(e.key(), e.value());
+      if (time <= upToMicros) {
+        doomed.add(e);
+      } else {
+        lowest[0] = Math.min(lowest[0], time);
+      }
+    }
+    for (StateEntry e : doomed) {
+      if (removed != null) {
+        removed.accept(e.key(), e.value());
+      }
+      remove(e.key());
+    }
+    return new Eviction(doomed.size(), lowest[0]);
+  }
+
+  /**
+   * What {@link #removeUpTo} did.
+   *
+   * @param removed the number of entries removed
+   * @param lowestKept the lowest time of an entry left ({@link Long#MAX_VALUE} when none is left, or none expires)
+   */
+  record Eviction(long removed, long lowestKept) {}
 
   /** Number of keys now. */
   long size();

@@ -16,6 +16,15 @@ public interface StateStoreFactory extends AutoCloseable {
    */
   StateStoreProvider create(Location location, StateSchema schema);
 
+  /**
+   * Like {@link #create(Location, StateSchema)} for an operator that evicts by event time: the provider may keep
+   * its entries ordered by {@code timeIndex} so that {@link StateStore#removeUpTo} with it scans only the expired
+   * entries. The index is not part of the checkpoint's contract: a provider rebuilds it when its files lack it.
+   */
+  default StateStoreProvider create(Location location, StateSchema schema, StateTimeIndex timeIndex) {
+    return create(location, schema);
+  }
+
   @Override
   void close();
 }

@@ -1,7 +1,9 @@
 package dev.sluice.ingestion.internal.plan;
 
 import dev.sluice.ingestion.state.StateSchema;
+import dev.sluice.ingestion.state.StateTimeIndex;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A plan step that keeps state across batches in a {@link dev.sluice.ingestion.state.StateStore}
@@ -13,6 +15,11 @@ public interface StatefulTransform extends Transform {
   String operatorName();
 
   StateSchema stateSchema();
+
+  /** Where the event time of a state entry is, for a step that evicts entries as the watermark passes them. */
+  default Optional<StateTimeIndex> timeIndex() {
+    return Optional.empty();
+  }
 
   /**
    * What of this step determines its state (keys, aggregates, window, event-time column, output mode),

@@ -69,7 +69,9 @@ final class ExecutionPlan implements AutoCloseable {
     this.factory = StateStores.factory(settings);
     for (int i = 0; i < stateful.size(); i++) {
       StatefulTransform s = stateful.get(i);
-      providers.put(s, factory.create(stateRoot.resolve(i + "/0"), s.stateSchema()));
+      Location partition = stateRoot.resolve(i + "/0");
+      providers.put(s, s.timeIndex().map(index -> factory.create(partition, s.stateSchema(), index))
+          .orElseGet(() -> factory.create(partition, s.stateSchema())));
     }
   }
 

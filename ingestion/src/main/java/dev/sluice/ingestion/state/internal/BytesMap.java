@@ -12,6 +12,12 @@ import java.util.Arrays;
  * <p>A slot's hash is never 0, so 0 marks an empty slot: probing reads only the hash array until a
  * hash matches, which saves a cache miss per probed slot in a map of millions of entries.
  *
+ * <p>A key's home slot is its hash mixed with a seed that depends on the capacity ({@link #home}).
+ * Without the seed, maps of every size would order keys alike, and copying a large map's slots in order into a
+ * smaller (growing) one, which is what loading a snapshot does, packs them into one probe run: quadratic (a 10
+ * M-key store took many minutes to load). A map of the same capacity gets them in its own slot order, which is
+ * harmless; the order stays deterministic.
+ *
  * <p>Slots are addressed by index ({@link #capacity()}, {@link #keyAt}, {@link #valueAt}) for
  * allocation-free iteration; an empty slot has a null key. Not thread-safe.
  */
@@ -23,6 +29,7 @@ final class BytesMap {
   private int[] hashes;
   private int size;
   private int mask;
+  private int seed;
 
   BytesMap() {
     this(MIN_CAPACITY);
@@ -39,6 +46,7 @@ final class BytesMap {
     hashes = other.hashes.clone();
     size = other.size;
     mask = other.mask;
+    seed = other.seed;
   }
 
   /** A copy that later changes to either map don't affect (the byte arrays are shared: they are never changed). */
@@ -65,6 +73,17 @@ final class BytesMap {
 
   int hashAt(int slot) {
     return hashes[slot];
+  }
+
+  /** The longest run of occupied slots (a probe can't be longer), for tests of the slot layout. */
+  int longestRun() {
+    int longest = 0;
+    int run = 0;
+    for (int h : hashes) {
+      run = h == 0 ? 0 : run + 1;
+      longest = Math.max(longest, run);
+    }
+    return longest;
   }
 
   /** Heap bytes of the slot arrays (three per slot), for the memory estimate. */
@@ -100,7 +119,7 @@ final class BytesMap {
 
   /** Stores {@code value} under {@code key} (which the map keeps: don't change it); returns the old value or null. */
   byte[] put(byte[] key, int hash, byte[] value) {
-    int slot = hash & mask;
+    int slot = home(hash);
     int h;
     while ((h = hashes[slot]) != 0) {
       if (h == hash && Arrays.equals(keys[slot], key)) {
@@ -145,7 +164,7 @@ final class BytesMap {
   }
 
   private int find(byte[] buf, int off, int len, int hash) {
-    int slot = hash & mask;
+    int slot = home(hash);
     int h;
     while ((h = hashes[slot]) != 0) {
       byte[] k;
@@ -162,7 +181,7 @@ final class BytesMap {
     int hole = slot;
     int next = (hole + 1) & mask;
     while (hashes[next] != 0) {
-      int home = hashes[next] & mask;
+      int home = home(hashes[next]);
       // Move the entry into the hole unless its home lies cyclically in (hole, next].
       boolean stays = hole <= next ? hole < home && home <= next : hole < home || home <= next;
       if (!stays) {
@@ -186,7 +205,7 @@ final class BytesMap {
     allocate(oldKeys.length * 2);
     for (int i = 0; i < oldKeys.length; i++) {
       if (oldKeys[i] != null) {
-        int slot = oldHashes[i] & mask;
+        int slot = home(oldHashes[i]);
         while (hashes[slot] != 0) {
           slot = (slot + 1) & mask;
         }
@@ -202,5 +221,17 @@ final class BytesMap {
     values = new byte[capacity][];
     hashes = new int[capacity];
     mask = capacity - 1;
+    seed = hash(new byte[] {(byte) Integer.numberOfTrailingZeros(capacity)});
+  }
+
+  /** The slot where {@code hash}'s probe run starts: the seeded hash, mixed (murmur3's finaliser). */
+  private int home(int hash) {
+    int h = hash ^ seed;
+    h ^= h >>> 16;
+    h *= 0x85EBCA6B;
+    h ^= h >>> 13;
+    h *= 0xC2B2AE35;
+    h ^= h >>> 16;
+    return h & mask;
   }
 }

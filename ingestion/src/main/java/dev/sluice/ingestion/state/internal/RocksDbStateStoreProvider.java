@@ -4,7 +4,9 @@ import dev.sluice.ingestion.Location;
 import dev.sluice.ingestion.state.StateSchema;
 import dev.sluice.ingestion.state.StateStore;
 import dev.sluice.ingestion.state.StateStoreProvider;
+import dev.sluice.ingestion.state.StateTimeIndex;
 import dev.sluice.table.data.CloseableIterator;
+import dev.sluice.table.data.Row;
 import dev.sluice.table.storage.ObjectStatus;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -24,10 +26,14 @@ import java.util.stream.Stream;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
 import org.rocksdb.Checkpoint;
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.CompressionType;
+import org.rocksdb.DBOptions;
 import org.rocksdb.FlushOptions;
+import org.rocksdb.IndexType;
 import org.rocksdb.InfoLogLevel;
-import org.rocksdb.Options;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
@@ -48,6 +54,12 @@ import org.slf4j.LoggerFactory;
  * a fresh machine recovers. Writes go straight into the database (no write-ahead log: the changelog is the
  * durable record), so an abort or failed commit just marks the copy stale.
  *
+ * <p>An operator that evicts by event time gives a {@link StateTimeIndex}: a second column family ({@link
+ * TimeIndexKeys}) then holds one empty entry per state entry, keyed by (time, key), so that eviction up to a
+ * watermark is a range scan of the expired entries only. It is derived data: changelogs don't record it, a
+ * rebuild replays it from them, and a snapshot without it (written without the index, or by an earlier Sluice)
+ * gets it by one scan of the entries.
+ *
  * <p>Native memory is bounded by the query's shared {@link RocksDbMemory}; the heap holds one batch's changelog
  * (compressed) and the decoded rows a caller asks for.
  *
@@ -66,9 +78,15 @@ final class RocksDbStateStoreProvider implements StateStoreProvider {
   private final Path dbDir;
   private final Statistics statistics = new Statistics();
   private final WriteOptions writeOptions = new WriteOptions().setDisableWAL(true);
-  private Options options;
+  private final StateTimeIndex timeIndex;
+  private final StateRowCodec replayCodec;
+  private DBOptions dbOptions;
+  private ColumnFamilyOptions cfOptions;
+  private ColumnFamilyOptions timeCfOptions;
   private BloomFilter filter;
   private RocksDB db;
+  private ColumnFamilyHandle defaultCf;
+  private ColumnFamilyHandle timeCf;
 
   /** The version the local database holds; -1 when it must be rebuilt (never loaded, aborted, failed commit). */
   private long loadedVersion = -1;
@@ -78,7 +96,7 @@ final class RocksDbStateStoreProvider implements StateStoreProvider {
   private RocksDbStateStore active;
 
   RocksDbStateStoreProvider(Location folder, StateSchema schema, int snapshotInterval, RocksDbMemory memory,
-      Path localDir) {
+      Path localDir, StateTimeIndex timeIndex) {
     Objects.requireNonNull(folder, "location");
     Objects.requireNonNull(schema, "schema");
     if (snapshotInterval < 1) {
@@ -93,6 +111,8 @@ final class RocksDbStateStoreProvider implements StateStoreProvider {
     this.snapshots = new RocksDbSnapshots(folder);
     this.localRoot = localDir.resolve("rocksdb-" + UUID.randomUUID());
     this.dbDir = localRoot.resolve("db");
+    this.timeIndex = timeIndex;
+    this.replayCodec = new StateRowCodec(keys, values);
   }
 
   @Override
@@ -180,6 +200,16 @@ final class RocksDbStateStoreProvider implements StateStoreProvider {
     return writeOptions;
   }
 
+  /** The index the operator gave, or null. */
+  StateTimeIndex timeIndex() {
+    return timeIndex;
+  }
+
+  /** The column family of the time index (empty when there is no index). */
+  ColumnFamilyHandle timeColumnFamily() {
+    return timeCf;
+  }
+
   /**
    * Whether the database has {@code key}. One {@code get}: {@code keyMayExist} first was slower, as it can't
    * consult filter blocks that are not cached and then answers "maybe", which costs a second lookup.
@@ -220,13 +250,13 @@ final class RocksDbStateStoreProvider implements StateStoreProvider {
     out.put("rocksdbPinnedBlocksMemoryUsage", memory.pinnedUsage());
     out.put("rocksdbSstFileSize", property("rocksdb.total-sst-files-size"));
     out.put("rocksdbNumExternalColumnFamilies", 1L);
-    out.put("rocksdbNumInternalColFamiliesKeys", 0L);
+    out.put("rocksdbNumInternalColFamiliesKeys", timeIndex == null ? 0L : numKeys);
     return out;
   }
 
   private long property(String name) {
     try {
-      return db.getLongProperty(name);
+      return db.getAggregatedLongProperty(name);
     } catch (RocksDBException e) {
       return 0; // a missing property is no reason to fail a batch
     }
@@ -274,7 +304,7 @@ final class RocksDbStateStoreProvider implements StateStoreProvider {
     try {
       long t0 = System.nanoTime();
       try (FlushOptions flush = new FlushOptions().setWaitForFlush(true)) {
-        db.flush(flush);
+        db.flush(flush, List.of(defaultCf, timeCf));
       }
       long t1 = System.nanoTime();
       deleteLocal(checkpoint);
@@ -350,6 +380,7 @@ final class RocksDbStateStoreProvider implements StateStoreProvider {
       keysNow = snapshots.download(from, dbDir).numKeys();
     }
     openDb();
+    reconcileTimeIndex();
     Replay replay = new Replay(keysNow);
     for (long v = from + 1; v <= stateVersion; v++) {
       files.read(RocksDbFileNames.changelog(v), StateFileFormat.DELTA, replay);
@@ -361,47 +392,120 @@ final class RocksDbStateStoreProvider implements StateStoreProvider {
 
   private void openDb() {
     filter = new BloomFilter(10, false);
-    BlockBasedTableConfig table = new BlockBasedTableConfig()
-        .setBlockCache(memory.cache())
-        .setCacheIndexAndFilterBlocks(true)
-        .setCacheIndexAndFilterBlocksWithHighPriority(true)
-        .setPinL0FilterAndIndexBlocksInCache(true)
-        .setFilterPolicy(filter)
-        .setBlockSize(16 * 1024)
-        .setFormatVersion(5);
-    options = new Options()
+    cfOptions = columnFamilyOptions(true, Math.max(1L << 20, memory.bytes() / 4));
+    // The index's keys are looked up by range only: no filter; smaller entries, smaller buffers.
+    timeCfOptions = columnFamilyOptions(false, Math.max(1L << 20, memory.bytes() / 8));
+    dbOptions = new DBOptions()
         .setCreateIfMissing(true)
-        .setTableFormatConfig(table)
+        .setCreateMissingColumnFamilies(true)
         .setWriteBufferManager(memory.writeBuffers())
-        .setWriteBufferSize(Math.max(1L << 20, memory.bytes() / 4))
-        .setMaxWriteBufferNumber(3)
-        .setCompressionType(CompressionType.LZ4_COMPRESSION)
         .setMaxBackgroundJobs(2)
         .setStatistics(statistics)
         .setInfoLogLevel(InfoLogLevel.WARN_LEVEL)
         .setKeepLogFileNum(2)
         .setAvoidFlushDuringShutdown(true);
+    List<ColumnFamilyDescriptor> families = List.of(
+        new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, cfOptions),
+        new ColumnFamilyDescriptor(TimeIndexKeys.COLUMN_FAMILY, timeCfOptions));
+    List<ColumnFamilyHandle> handles = new ArrayList<>();
     try {
-      db = RocksDB.open(options, dbDir.toString());
+      db = RocksDB.open(dbOptions, dbDir.toString(), families, handles);
+      defaultCf = handles.get(0);
+      timeCf = handles.get(1);
     } catch (RocksDBException e) {
       closeDb();
       throw failure("opening", e);
     }
   }
 
+  private ColumnFamilyOptions columnFamilyOptions(boolean withFilter, long writeBufferBytes) {
+    // Partitioned index and filters (as Flink's bounded memory): a lookup loads the 4 KB partitions it needs, not
+    // a whole file's filter, which at millions of keys no longer fits the cache's share and was reloaded per get.
+    BlockBasedTableConfig table = new BlockBasedTableConfig()
+        .setBlockCache(memory.cache())
+        .setCacheIndexAndFilterBlocks(true)
+        .setCacheIndexAndFilterBlocksWithHighPriority(true)
+        .setPinL0FilterAndIndexBlocksInCache(true)
+        .setIndexType(IndexType.kTwoLevelIndexSearch)
+        .setPartitionFilters(true)
+        .setMetadataBlockSize(4096)
+        .setPinTopLevelIndexAndFilter(true)
+        .setBlockSize(16 * 1024)
+        .setFormatVersion(5);
+    if (withFilter) {
+      table.setFilterPolicy(filter);
+    }
+    return new ColumnFamilyOptions()
+        .setTableFormatConfig(table)
+        .setWriteBufferSize(writeBufferBytes)
+        .setMaxWriteBufferNumber(3)
+        .setCompressionType(CompressionType.LZ4_COMPRESSION);
+  }
+
+  /**
+   * Makes the time index match the entries of the database just opened: builds it anew when the operator has one
+   * and the snapshot's is missing or stale (written by a run without the index); drops it when the operator has
+   * none (this run won't keep it up to date).
+   */
+  private void reconcileTimeIndex() {
+    try {
+      boolean complete = db.get(timeCf, TimeIndexKeys.COMPLETE) != null;
+      if (timeIndex == null) {
+        if (complete) {
+          clearTimeIndex();
+        }
+        return;
+      }
+      if (complete) {
+        return;
+      }
+      clearTimeIndex();
+      long count = 0;
+      try (RocksIterator it = db.newIterator(defaultCf)) {
+        for (it.seekToFirst(); it.isValid(); it.next()) {
+          byte[] k = it.key();
+          db.put(timeCf, writeOptions, TimeIndexKeys.of(time(k, it.value()), k), TimeIndexKeys.EMPTY);
+          count++;
+        }
+      }
+      db.put(timeCf, writeOptions, TimeIndexKeys.COMPLETE, TimeIndexKeys.EMPTY);
+      LOG.info("Built the event-time index of {} state entries of {}", count, folder());
+    } catch (RocksDBException e) {
+      throw failure("indexing", e);
+    }
+  }
+
+  private void clearTimeIndex() throws RocksDBException {
+    db.dropColumnFamily(timeCf);
+    timeCf.close();
+    timeCf = db.createColumnFamily(new ColumnFamilyDescriptor(TimeIndexKeys.COLUMN_FAMILY, timeCfOptions));
+  }
+
   private void closeDb() {
+    for (ColumnFamilyHandle h : new ColumnFamilyHandle[] {timeCf, defaultCf}) {
+      if (h != null) {
+        h.close();
+      }
+    }
+    timeCf = null;
+    defaultCf = null;
     if (db != null) {
       db.close();
       db = null;
     }
-    if (options != null) {
-      options.close();
-      options = null;
+    for (AutoCloseable c : new AutoCloseable[] {dbOptions, cfOptions, timeCfOptions, filter}) {
+      if (c != null) {
+        try {
+          c.close();
+        } catch (Exception e) {
+          throw new IllegalStateException(e);
+        }
+      }
     }
-    if (filter != null) {
-      filter.close();
-      filter = null;
-    }
+    dbOptions = null;
+    cfOptions = null;
+    timeCfOptions = null;
+    filter = null;
   }
 
   private static void deleteLocal(Path path) {
@@ -417,7 +521,7 @@ final class RocksDbStateStoreProvider implements StateStoreProvider {
     }
   }
 
-  /** Applies changelog records to the database, keeping the key count. */
+  /** Applies changelog records to the database and its time index, keeping the key count. */
   private final class Replay implements StateFileFormat.Visitor {
     private long keys;
 
@@ -427,11 +531,15 @@ final class RocksDbStateStoreProvider implements StateStoreProvider {
 
     @Override
     public void put(byte[] key, byte[] value) {
-      if (!exists(key)) {
-        keys++;
-      }
       try {
+        byte[] old = db.get(key);
+        if (old == null) {
+          keys++;
+        }
         db.put(writeOptions, key, value);
+        if (timeIndex != null) {
+          reindex(key, old, value);
+        }
       } catch (RocksDBException e) {
         throw failure("rebuilding", e);
       }
@@ -439,15 +547,41 @@ final class RocksDbStateStoreProvider implements StateStoreProvider {
 
     @Override
     public void remove(byte[] key) {
-      if (exists(key)) {
-        keys--;
-        try {
+      try {
+        byte[] old = db.get(key);
+        if (old != null) {
+          keys--;
           db.delete(writeOptions, key);
-        } catch (RocksDBException e) {
-          throw failure("rebuilding", e);
+          if (timeIndex != null) {
+            db.delete(timeCf, writeOptions, TimeIndexKeys.of(time(key, old), key));
+          }
         }
+      } catch (RocksDBException e) {
+        throw failure("rebuilding", e);
       }
     }
+  }
+
+  /** Moves {@code key}'s index entry from where {@code old} (null: none) put it to where {@code value} puts it. */
+  void reindex(byte[] key, byte[] old, byte[] value) throws RocksDBException {
+    if (old != null && timeIndex.inKey()) {
+      return; // the key alone decides: the entry is where it was
+    }
+    long time = time(key, value);
+    if (old != null) {
+      long before = time(key, old);
+      if (before == time) {
+        return;
+      }
+      db.delete(timeCf, writeOptions, TimeIndexKeys.of(before, key));
+    }
+    db.put(timeCf, writeOptions, TimeIndexKeys.of(time, key), TimeIndexKeys.EMPTY);
+  }
+
+  /** The index time of an encoded entry, decoding only the half the index reads. */
+  long time(byte[] key, byte[] value) {
+    Row half = timeIndex.inKey() ? replayCodec.decodeKey(key) : replayCodec.decodeValue(value);
+    return timeIndex.time().applyAsLong(half);
   }
 
   /** An iterator over the database as of now, which the caller closes. */

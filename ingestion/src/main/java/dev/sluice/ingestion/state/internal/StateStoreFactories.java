@@ -6,6 +6,7 @@ import dev.sluice.ingestion.state.StateStoreFactory;
 import dev.sluice.ingestion.state.StateStoreProvider;
 import dev.sluice.ingestion.state.StateStoreSettings;
 import dev.sluice.ingestion.state.StateStoreType;
+import dev.sluice.ingestion.state.StateTimeIndex;
 
 /** The factories behind {@link dev.sluice.ingestion.state.StateStores#factory}. */
 public final class StateStoreFactories {
@@ -45,12 +46,17 @@ public final class StateStoreFactories {
     }
 
     @Override
-    public synchronized StateStoreProvider create(Location location, StateSchema schema) {
+    public StateStoreProvider create(Location location, StateSchema schema) {
+      return create(location, schema, null);
+    }
+
+    @Override
+    public synchronized StateStoreProvider create(Location location, StateSchema schema, StateTimeIndex timeIndex) {
       if (memory == null) {
         memory = new RocksDbMemory(settings.rocksDbMemoryBytes());
       }
       return new RocksDbStateStoreProvider(location, schema, settings.snapshotInterval(), memory,
-          settings.localDir());
+          settings.localDir(), timeIndex);
     }
 
     @Override

@@ -2,13 +2,45 @@ package dev.sluice.ingestion.state.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.table.data.Row;
+import dev.sluice.table.types.PrimitiveType;
+import dev.sluice.table.types.StructType;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 class BytesMapTest {
+  /**
+   * Loading a snapshot copies a large map's slots in order into a new, growing map; with the same slot order for
+   * every capacity that packed the keys into long probe runs (a 10 M-key snapshot took many minutes to load).
+   */
+  @Test
+  void copyingAMapInSlotOrderIntoANewOneStaysLinear() {
+    StateRowCodec codec = new StateRowCodec(new StructCodec(StructType.empty().add("id", PrimitiveType.LONG), "key"),
+        new StructCodec(StructType.empty(), "value"));
+    BytesMap big = new BytesMap();
+    for (long i = 0; i < 1_400_000; i++) { // 67 % of the capacity: more than half
+      int len = codec.encodeKey(Row.of(i)); // a deduplication's keys: the rate source's ids
+      big.put(Arrays.copyOf(codec.keyBytes(), len), EMPTY);
+    }
+    // Up to just before the copy grows to the big map's capacity, when its probe runs are longest (a grow
+    // re-spreads them).
+    BytesMap copy = new BytesMap();
+    int lastBeforeGrow = big.capacity() / 2 * 3 / 4;
+    for (int slot = 0; slot < big.capacity() && copy.size() < lastBeforeGrow; slot++) {
+      if (big.keyAt(slot) != null) {
+        copy.put(big.keyAt(slot), big.valueAt(slot));
+      }
+    }
+    assertThat(copy.capacity()).isEqualTo(big.capacity() / 2);
+    assertThat(copy.longestRun()).as("longest probe run").isLessThan(1_000);
+  }
+
+  private static final byte[] EMPTY = new byte[0];
+
   @Test
   void behavesLikeAHashMapUnderRandomPutsAndRemoves() {
     BytesMap map = new BytesMap();

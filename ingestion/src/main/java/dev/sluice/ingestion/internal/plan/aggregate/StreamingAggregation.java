@@ -3,19 +3,19 @@ package dev.sluice.ingestion.internal.plan.aggregate;
 import dev.sluice.ingestion.Batch;
 import dev.sluice.ingestion.OutputMode;
 import dev.sluice.ingestion.internal.plan.StatefulTransform;
-import dev.sluice.ingestion.state.StateEntry;
 import dev.sluice.ingestion.state.StateSchema;
 import dev.sluice.ingestion.state.StateStore;
+import dev.sluice.ingestion.state.StateTimeIndex;
 import dev.sluice.table.data.Row;
 import dev.sluice.table.types.StructField;
 import dev.sluice.table.types.StructType;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The bound {@link AggregationSpec}: state key = group key row, state value = the aggregates' buffers.
@@ -33,6 +33,8 @@ final class StreamingAggregation implements StatefulTransform {
   /** Whether groups become final when the watermark passes their event time (never in complete mode). */
   private final boolean evicts;
   private final long[] starts;
+  /** Groups are final by the event time of their key (the window's end or the event-time column). */
+  private final StateTimeIndex timeIndex;
 
   private long dropped;
   /** Smallest event time (µs) of a group in the state committed as {@link #lowestVersion}; skips idle scans. */
@@ -58,6 +60,12 @@ final class StreamingAggregation implements StatefulTransform {
     this.schema = outputSchema(output);
     this.evicts = spec.watermark() != null && keys.hasEventTimeKey() && spec.outputMode() != OutputMode.COMPLETE;
     this.starts = new long[keys.windows() == null ? 0 : keys.windows().maxOverlapping()];
+    this.timeIndex = StateTimeIndex.ofKey(keys::eventTimeMicros);
+  }
+
+  @Override
+  public Optional<StateTimeIndex> timeIndex() {
+    return evicts ? Optional.of(timeIndex) : Optional.empty();
   }
 
   static StreamingAggregation bind(AggregationSpec spec, StructType input) {
@@ -247,21 +255,8 @@ final class StreamingAggregation implements StatefulTransform {
       lowestVersion = store.version();
       return;
     }
-    long lowest = Long.MAX_VALUE;
-    List<Row> finished = new ArrayList<>();
-    for (Iterator<StateEntry> it = store.iterator(); it.hasNext(); ) {
-      StateEntry e = it.next();
-      long time = keys.eventTimeMicros(e.key());
-      if (time <= watermarkMicros) {
-        finished.add(e.key());
-        if (emit != null) {
-          emit.add(output(e.key(), e.value().toArray()));
-        }
-      } else {
-        lowest = Math.min(lowest, time);
-      }
-    }
-    finished.forEach(store::remove);
+    long lowest = store.removeUpTo(timeIndex, watermarkMicros,
+        emit == null ? null : (key, value) -> emit.add(output(key, value.toArray()))).lowestKept();
     lowestEventTime = lowest;
     lowestVersion = store.version();
   }

@@ -2,18 +2,18 @@ package dev.sluice.ingestion.internal.plan.dedup;
 
 import dev.sluice.ingestion.Batch;
 import dev.sluice.ingestion.internal.plan.StatefulTransform;
-import dev.sluice.ingestion.state.StateEntry;
 import dev.sluice.ingestion.state.StateSchema;
 import dev.sluice.ingestion.state.StateStore;
+import dev.sluice.ingestion.state.StateTimeIndex;
 import dev.sluice.table.data.Row;
 import dev.sluice.table.types.StructType;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.BitSet;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,6 +32,8 @@ final class DropDuplicates implements StatefulTransform {
   private final int keyEventTime;
   private final StateSchema stateSchema;
   private final EvictionHorizon horizon = new EvictionHorizon();
+  /** Keys evict by the event time among them (null when there is none); the key alone decides. */
+  private final StateTimeIndex timeIndex;
   private long dropped;
 
   DropDuplicates(StructType schema, DedupColumns keys) {
@@ -39,6 +41,10 @@ final class DropDuplicates implements StatefulTransform {
     this.keys = keys;
     this.keyEventTime = keys.keyPosition();
     this.stateSchema = new StateSchema(keys.keySchema(), StructType.empty());
+    this.timeIndex = keyEventTime < 0 ? null : StateTimeIndex.ofKey(key -> {
+      Object t = key.get(keyEventTime);
+      return evictAt(t == null ? null : DedupColumns.micros((Instant) t));
+    });
     if (keyEventTime < 0) {
       LOG.warn("{}: the state of this deduplication grows without bound, because {}. Use"
           + " dropDuplicatesWithinWatermark, or add the event-time column to the key columns of dropDuplicates"
@@ -58,7 +64,7 @@ final class DropDuplicates implements StatefulTransform {
     StateStore store = info.store(this);
     long watermarkMicros = info.watermarkMs() * 1000;
     if (keyEventTime >= 0) {
-      evict(store, watermarkMicros);
+      horizon.evict(store, timeIndex, watermarkMicros);
     }
     dropped = 0;
     BitSet out = new BitSet(input.size());
@@ -81,24 +87,14 @@ final class DropDuplicates implements StatefulTransform {
     return input.keep(out);
   }
 
-  /** Removes keys whose event time is before the watermark; such keys can only come back as late rows. */
-  private void evict(StateStore store, long watermarkMicros) {
-    horizon.reset();
-    for (Iterator<StateEntry> it = store.iterator(); it.hasNext(); ) {
-      Row key = it.next().key();
-      Object t = key.get(keyEventTime);
-      Long evictAt = evictAt(t == null ? null : DedupColumns.micros((Instant) t));
-      if (evictAt != null && evictAt <= watermarkMicros) {
-        store.remove(key);
-      } else {
-        horizon.add(evictAt);
-      }
-    }
+  @Override
+  public Optional<StateTimeIndex> timeIndex() {
+    return Optional.ofNullable(timeIndex);
   }
 
   /** A key is evicted once the watermark is strictly after its event time; never with a null event time. */
-  private static Long evictAt(Long eventMicros) {
-    return eventMicros == null ? null : eventMicros + 1;
+  private static long evictAt(Long eventMicros) {
+    return eventMicros == null ? Long.MAX_VALUE : eventMicros + 1;
   }
 
   @Override

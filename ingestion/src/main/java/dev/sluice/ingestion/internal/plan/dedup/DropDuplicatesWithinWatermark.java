@@ -4,6 +4,7 @@ import dev.sluice.ingestion.Batch;
 import dev.sluice.ingestion.internal.plan.StatefulTransform;
 import dev.sluice.ingestion.state.StateSchema;
 import dev.sluice.ingestion.state.StateStore;
+import dev.sluice.ingestion.state.StateTimeIndex;
 import dev.sluice.table.data.Row;
 import dev.sluice.table.types.PrimitiveType;
 import dev.sluice.table.types.StructType;
@@ -12,6 +13,7 @@ import java.util.BitSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * {@code dropDuplicatesWithinWatermark(columns)} with Spark 3.5's semantics: the first row of a key passes
@@ -22,6 +24,11 @@ import java.util.Map;
  */
 final class DropDuplicatesWithinWatermark implements StatefulTransform {
   static final StructType VALUE_SCHEMA = StructType.empty().add("expiresAtMicros", PrimitiveType.LONG);
+
+  /** The expiry is in the value: a store without the index can evict without decoding a single key. */
+  private static final StateTimeIndex EXPIRY = StateTimeIndex.ofValue(value -> (Long) value.get(0));
+  /** Keys per store lookup: one multiGet on RocksDB, and all a batch holds of its keys at a time. */
+  private static final int LOOKUP_CHUNK = 1024;
 
   private final StructType schema;
   private final DedupColumns keys;
@@ -45,9 +52,13 @@ final class DropDuplicatesWithinWatermark implements StatefulTransform {
   @Override
   public Batch apply(Batch input, BatchInfo info) {
     StateStore store = info.store(this);
-    evict(store, info.watermarkMs() * 1000);
+    horizon.evict(store, EXPIRY, info.watermarkMs() * 1000);
     dropped = 0;
+    // Keys are looked up a chunk at a time (one multiGet on RocksDB), never a whole batch at once.
     BitSet out = new BitSet(input.size());
+    List<Row> stateKeys = new ArrayList<>(LOOKUP_CHUNK);
+    List<Row> stateValues = new ArrayList<>(LOOKUP_CHUNK);
+    int[] positions = new int[LOOKUP_CHUNK];
     int i = -1;
     for (Row row : input.rows()) {
       i++;
@@ -56,28 +67,36 @@ final class DropDuplicatesWithinWatermark implements StatefulTransform {
         info.lateRows().add(operatorName(), schema, row, info.watermarkMs());
         continue;
       }
-      Row key = keys.keyOf(row);
       Long eventMicros = keys.eventMicros(row);
-      long expiresAt = eventMicros == null ? Long.MAX_VALUE : eventMicros + delayMicros;
-      if (store.putIfAbsent(key, Row.of(expiresAt))) {
-        horizon.add(expiresAt);
-        out.set(i);
+      positions[stateKeys.size()] = i;
+      stateKeys.add(keys.keyOf(row));
+      stateValues.add(Row.of(eventMicros == null ? Long.MAX_VALUE : eventMicros + delayMicros));
+      if (stateKeys.size() == LOOKUP_CHUNK) {
+        putChunk(store, stateKeys, stateValues, positions, out);
       }
     }
+    putChunk(store, stateKeys, stateValues, positions, out);
     return input.keep(out);
   }
 
-  private void evict(StateStore store, long watermarkMicros) {
-    horizon.reset();
-    // The expiry is in the value: the store can evict without decoding a single key.
-    store.removeWhere(value -> {
-      long expiresAt = (Long) value.get(0);
-      if (expiresAt <= watermarkMicros) {
-        return true;
+  private void putChunk(StateStore store, List<Row> stateKeys, List<Row> stateValues, int[] positions, BitSet out) {
+    if (stateKeys.isEmpty()) {
+      return;
+    }
+    boolean[] first = store.putAllIfAbsent(stateKeys, stateValues);
+    for (int j = 0; j < first.length; j++) {
+      if (first[j]) {
+        horizon.add((Long) stateValues.get(j).get(0));
+        out.set(positions[j]);
       }
-      horizon.add(expiresAt);
-      return false;
-    });
+    }
+    stateKeys.clear();
+    stateValues.clear();
+  }
+
+  @Override
+  public Optional<StateTimeIndex> timeIndex() {
+    return Optional.of(EXPIRY);
   }
 
   @Override
