@@ -97,6 +97,15 @@ class ClickstreamExampleTest {
         List<String> silverIds = OrdersScenario.rows(silver).stream().map(r -> (String) r.get(s.indexOf("event_id"))).toList();
         assertThat(silverIds).doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(valid.keySet());
 
+        // silver's quarantine: the clicks without a user, with the expectation they failed
+        Table silverQuarantine = table(session, config, "silver/clicks_quarantine");
+        StructType q = silverQuarantine.latestSnapshot().schema();
+        List<Row> quarantined = OrdersScenario.rows(silverQuarantine);
+        assertThat(quarantined).extracting(r -> (String) r.get(q.indexOf("event_id")))
+            .containsOnlyElementsOf(withoutUser).containsAll(withoutUser);
+        assertThat(quarantined).allSatisfy(r -> assertThat(String.valueOf(r.get(q.indexOf("_failed_expectations"))))
+            .contains("has_user"));
+
         // gold: the sessions the watermark has closed, as a plain computation gives them
         Table gold = table(session, config, "gold/sessions");
         StructType g = gold.latestSnapshot().schema();
