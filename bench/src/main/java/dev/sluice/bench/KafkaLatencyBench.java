@@ -33,7 +33,7 @@ import org.apache.kafka.common.test.KafkaClusterTestKit;
  * 4-partition topic of an in-process broker, each carrying its send time ({@code System.nanoTime}, same JVM); a
  * YAML bronze pipeline reads it with a {@code processingTime 0} trigger; a watcher thread notes when each table
  * version becomes visible (a new {@code latestVersion()}). Latency of an event = the time its commit became visible
- * − its send time, read back through the change feed's {@code _commit_version}. The first 5 s are warm-up.
+ * − its send time, read back through the change feed's {@code _commit_version} (change data feed on for that). The first 5 s are warm-up.
  */
 final class KafkaLatencyBench {
   private static final int PARTITIONS = 4;
@@ -58,7 +58,7 @@ final class KafkaLatencyBench {
           + "      value_format: json\n"
           + "      schema: [{name: id, type: long}, {name: sent_ns, type: long}, {name: user, type: string},"
           + " {name: amount, type: double}]\n"
-          + "    sink: {table: bronze/events}\n";
+          + "    sink: {table: bronze/events, properties: {delta.enableChangeDataFeed: \"true\"}}\n";
       SluiceConfig config = ConfigLoader.parse(yaml, "bench.yaml", Map.of());
       Map<Long, Long> visibleAt = new ConcurrentHashMap<>();
       AtomicBoolean done = new AtomicBoolean();
