@@ -58,7 +58,7 @@ final class KafkaLatencyBench {
           + "      value_format: json\n"
           + "      schema: [{name: id, type: long}, {name: sent_ns, type: long}, {name: user, type: string},"
           + " {name: amount, type: double}]\n"
-          + "    sink: {table: bronze/events, properties: {delta.enableChangeDataFeed: \"true\"}}\n";
+          + "    sink: {table: bronze/events}\n";
       SluiceConfig config = ConfigLoader.parse(yaml, "bench.yaml", Map.of());
       Map<Long, Long> visibleAt = new ConcurrentHashMap<>();
       AtomicBoolean done = new AtomicBoolean();
@@ -67,6 +67,9 @@ final class KafkaLatencyBench {
       Table table;
       try (SluiceSession session = SluiceSession.create()) {
         table = session.table(config.tableUri("bronze/events").toString());
+        // created up front with the change data feed on, so latencies can be read back by _commit_version
+        table.create(BronzePipeline.tableSchema(config.pipeline("events_bronze").orElseThrow()).orElseThrow())
+            .enableChangeDataFeed().commit();
         StreamingQuery q = BronzePipeline.start(session, config, config.pipeline("events_bronze").orElseThrow(),
             Trigger.processingTime(Duration.ZERO));
         Thread watcher = new Thread(() -> watch(table, visibleAt, done), "commit-watcher");
