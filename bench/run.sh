@@ -4,6 +4,7 @@
 #   mvn -B -ntp -q -DskipTests package -pl bench -am
 # Usage: bench/run.sh medallion [--events N] [--rounds N] [--xmx 1g] [--skip-spark] [--skip-duckdb] [--data DIR] ...
 #        bench/run.sh kafka-source [--rows 1000000]   (JSON events in 4 partitions -> Kafka bronze: events/s, batch latency)
+#        bench/run.sh kafka-source --latency [--rate 10000] [--seconds 60]   (Kafka -> Delta end-to-end latency: median, p90, p99)
 #        bench/run.sh microbatch | snapshot | append | writer | ingest | state | sessions | windows | merge | pipeline | all   [--rows N] [--dir DIR]
 #        bench/run.sh state [--keys 10000000] [--state-store inmemory|rocksdb|both]   (give the in-memory run a big heap: BENCH_JAVA_OPTS=-Xmx4g)
 # Extra JVM options of the bench's own JVM: BENCH_JAVA_OPTS (Sluice's: medallion --sluice-java-opts).

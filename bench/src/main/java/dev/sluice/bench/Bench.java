@@ -13,7 +13,9 @@ import picocli.CommandLine;
  * {@code kafka-sink} (not part of {@code all}) compares the Kafka sink's at-least-once and exactly-once throughput
  * on an in-process broker ({@link KafkaSinkBench}; {@code --rows} default 2,000,000 in 20 batches).
  * {@code kafka-source} (not part of {@code all}): JSON order events in 4 partitions → a YAML bronze pipeline, events/s
- * and per-batch latency ({@link KafkaSourceBench}; {@code --rows} events, 100,000 per batch).
+ * and per-batch latency ({@link KafkaSourceBench}; {@code --rows} events, 100,000 per batch); with
+ * {@code --latency [--rate 10000] [--seconds 60]}, Kafka → Delta end-to-end latency at a steady send rate
+ * ({@link KafkaLatencyBench}).
  * Figures are measured on a warm JVM after a smaller warm-up pass; they are not assertions. {@code pipeline} (not
  * part of {@code all}: it takes minutes) runs {@code --rows} order events through examples/orders, bronze to gold
  * in this JVM. {@code sessions} (not part of {@code all}) runs 1 M users' sessions through flatMapGroupsWithState
@@ -44,6 +46,8 @@ public final class Bench {
     String dbUrl = null;
     long keys = 10_000_000;
     String stateStore = "both";
+    boolean latency = false;
+    int rate = 10_000;
     for (int i = 1; i < args.length; i++) {
       switch (args[i]) {
         case "--rows" -> rows = Integer.parseInt(args[++i]);
@@ -54,6 +58,8 @@ public final class Bench {
         case "--db-url" -> dbUrl = args[++i];
         case "--keys" -> keys = Long.parseLong(args[++i]);
         case "--state-store" -> stateStore = args[++i];
+        case "--latency" -> latency = true;
+        case "--rate" -> rate = Integer.parseInt(args[++i]);
         default -> throw new IllegalArgumentException("Unknown option " + args[i]);
       }
     }
@@ -95,7 +101,9 @@ public final class Bench {
       System.out.println(Json.write(SchedulerBench.run(dir.resolve("scheduler"), pipelines, nodes, seconds,
           java.util.Optional.ofNullable(dbUrl))));
     }
-    if (which.equals("kafka-source")) {
+    if (which.equals("kafka-source") && latency) {
+      System.out.println(Json.write(KafkaLatencyBench.run(dir.resolve("kafka-latency"), rate, seconds)));
+    } else if (which.equals("kafka-source")) {
       System.out.println(Json.write(KafkaSourceBench.run(dir.resolve("kafka-source"), rows, 100_000)));
     }
     if (which.equals("kafka-sink")) {

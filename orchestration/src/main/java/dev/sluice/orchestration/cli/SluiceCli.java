@@ -20,7 +20,7 @@ import picocli.CommandLine.Spec;
     description = "Runs bronze -> silver -> gold pipelines as exactly-once streaming queries into Delta tables.",
     subcommands = {RunCommand.class, ServeCommand.class, ValidateCommand.class, StatusCommand.class, RunsCommand.class,
         TablesCommand.class, HistoryCommand.class, ReadCommand.class, StateCommand.class, FsckCommand.class, OptimizeCommand.class,
-        VacuumCommand.class, DiagnoseCommand.class, DemoCommand.class, CommandLine.HelpCommand.class},
+        VacuumCommand.class, DiagnoseCommand.class, DemoCommand.class, ProduceDemoCommand.class, CommandLine.HelpCommand.class},
     footer = {"", "Exit codes: 0 done, 1 a run or read failed, 2 bad usage or config.",
         "Start with: sluice demo"})
 public final class SluiceCli implements Callable<Integer> {
