@@ -3,10 +3,10 @@ package dev.sluice.table.internal.dv;
 import dev.sluice.table.data.CloseableIterator;
 import dev.sluice.table.exceptions.InvalidTableException;
 import dev.sluice.table.exceptions.ObjectNotFoundException;
+import dev.sluice.table.internal.scan.RowIterators;
 import dev.sluice.table.storage.ObjectStore;
 import dev.sluice.table.storage.StoragePaths;
 import java.net.URI;
-import java.util.NoSuchElementException;
 
 /** Loads a data file's deletion vector and leaves the rows it deletes out of the file's rows. */
 public final class DeletionVectors {
@@ -53,35 +53,8 @@ public final class DeletionVectors {
 
   /** The rows of a data file (in file order) without those {@code deleted} names. */
   public static <T> CloseableIterator<T> skipDeleted(CloseableIterator<T> rows, DeletedRows deleted) {
-    return new CloseableIterator<>() {
-      private long index = -1;
-      private T next;
-
-      @Override
-      public boolean hasNext() {
-        while (next == null && rows.hasNext()) {
-          T candidate = rows.next();
-          if (!deleted.contains(++index)) {
-            next = candidate;
-          }
-        }
-        return next != null;
-      }
-
-      @Override
-      public T next() {
-        if (!hasNext()) {
-          throw new NoSuchElementException();
-        }
-        T out = next;
-        next = null;
-        return out;
-      }
-
-      @Override
-      public void close() {
-        rows.close();
-      }
-    };
+    // The filter sees each row once, in file order, so counting its calls gives the row index.
+    long[] index = {-1};
+    return RowIterators.filter(rows, row -> !deleted.contains(++index[0]));
   }
 }
