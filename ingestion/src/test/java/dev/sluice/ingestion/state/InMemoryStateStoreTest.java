@@ -183,6 +183,43 @@ class InMemoryStateStoreTest {
         .isEqualTo(memoryAfterReplayingInOneProvider());
   }
 
+  @Test
+  void aStateThatEvictsMostOfWhatItPutsIsSnapshottedBeforeItsDeltasOutweighIt() {
+    StateStoreProvider p = provider(100);
+    // like dedup under a watermark: each version puts 6,000 new keys and removes the previous version's
+    for (long v = 1; v <= 3; v++) {
+      StateStore s = p.load(v);
+      for (int i = 0; i < 6_000; i++) {
+        s.put(key("v" + v + "-" + i), value(v));
+        if (v > 1) {
+          s.remove(key("v" + (v - 1) + "-" + i));
+        }
+      }
+      s.commit();
+    }
+    assertThat(files()).as("version 2's deltas (18,000 records) outweigh the 6,000 keys held: snapshot it although "
+        + "the interval is 100; version 3's 12,000 records since then outweigh them again")
+        .containsExactly("1.delta", "2.delta", "2.snapshot", "3.delta", "3.snapshot");
+    StateStore restarted = provider(100).load(4);
+    assertThat(restarted.size()).isEqualTo(6_000);
+    assertThat(restarted.get(key("v3-17"))).isEqualTo(value(3));
+    assertThat(restarted.get(key("v2-17"))).isNull();
+  }
+
+  @Test
+  void aStateThatKeepsWhatItPutsWaitsForTheSnapshotInterval() {
+    StateStoreProvider p = provider(100);
+    for (long v = 1; v <= 3; v++) {
+      StateStore s = p.load(v);
+      for (int i = 0; i < 6_000; i++) {
+        s.put(key("v" + v + "-" + i), value(v));
+      }
+      s.commit();
+    }
+    assertThat(files()).as("replaying 18,000 records costs what the 18,000 keys held would")
+        .containsExactly("1.delta", "2.delta", "3.delta");
+  }
+
   private long memoryAfterReplayingInOneProvider() {
     folder = new Location(store, "ckpt/state/0/1");
     StateStoreProvider p = provider(3);

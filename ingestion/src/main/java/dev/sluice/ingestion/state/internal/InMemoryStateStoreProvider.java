@@ -45,6 +45,8 @@ public final class InMemoryStateStoreProvider implements StateStoreProvider {
   /** What storage held when the cache was last rebuilt; null once the first commit after it cleaned up. */
   private StateFileListing listed;
   private InMemoryStateStore active;
+  /** Delta records a rebuild of the cached version would replay after the newest snapshot. */
+  private long recordsSinceSnapshot;
   private long cacheHits;
   private long cacheMisses;
 
@@ -182,7 +184,8 @@ public final class InMemoryStateStoreProvider implements StateStoreProvider {
     }
     cachedVersion = version;
     cachedBytes += bytesChange;
-    if (version % snapshotInterval == 0) {
+    recordsSinceSnapshot += changes.size();
+    if (version % snapshotInterval == 0 || replayOutweighsSnapshot()) {
       writeSnapshot(version);
     }
     return new CommitOutcome(updated, changes.size() - updated, memoryEstimate());
@@ -198,11 +201,22 @@ public final class InMemoryStateStoreProvider implements StateStoreProvider {
         }
       }
       files.write(StateFileNames.snapshot(version), snapshot.finish());
+      recordsSinceSnapshot = 0;
     } catch (RuntimeException e) {
       // The delta already made the version durable; a snapshot only shortens later rebuilds.
       LOG.warn("Writing the state snapshot {} failed; the state stays rebuildable from the delta files: {}",
           files.uri(StateFileNames.snapshot(version)), e.toString());
     }
+  }
+
+  /**
+   * Whether the next start would read more delta records than the state holds: a state that evicts (dedup or windows
+   * under a watermark) puts and removes far more keys than it keeps, so replaying its deltas costs what its history
+   * did, while a snapshot costs only what it holds. Writing one then keeps a restart's cost bounded by the state's
+   * size, and a snapshot is never more than the deltas since the last one wrote.
+   */
+  private boolean replayOutweighsSnapshot() {
+    return recordsSinceSnapshot >= EARLY_SNAPSHOT_MIN_RECORDS && recordsSinceSnapshot > cached.size();
   }
 
   /** Files a crashed earlier run wrote for versions this run is about to write again. */
@@ -242,11 +256,13 @@ public final class InMemoryStateStoreProvider implements StateStoreProvider {
     if (snapshot.isPresent()) {
       files.read(StateFileNames.snapshot(from), StateFileFormat.SNAPSHOT, replay);
     }
+    replay.deltaRecords = 0;
     for (long v = from + 1; v <= stateVersion; v++) {
       files.read(StateFileNames.delta(v), StateFileFormat.DELTA, replay);
     }
     cached = map;
     cachedBytes = replay.bytes;
+    recordsSinceSnapshot = replay.deltaRecords;
     cachedVersion = stateVersion;
     listed = listing;
   }
@@ -255,6 +271,7 @@ public final class InMemoryStateStoreProvider implements StateStoreProvider {
   private static final class Replay implements StateFileFormat.Visitor {
     private final BytesMap map;
     private long bytes;
+    private long deltaRecords;
 
     Replay(BytesMap map) {
       this.map = map;
@@ -262,12 +279,14 @@ public final class InMemoryStateStoreProvider implements StateStoreProvider {
 
     @Override
     public void put(byte[] key, byte[] value) {
+      deltaRecords++;
       byte[] old = map.put(key, value);
       bytes += key.length + value.length - (old == null ? 0 : key.length + old.length);
     }
 
     @Override
     public void remove(byte[] key) {
+      deltaRecords++;
       byte[] old = map.remove(key);
       if (old != null) {
         bytes -= key.length + old.length;
@@ -282,4 +301,7 @@ public final class InMemoryStateStoreProvider implements StateStoreProvider {
    * key, 88 estimated; the boxed-row map took 181).
    */
   static final long ENTRY_OVERHEAD = 48;
+
+  /** Below this many delta records a replay is cheap whatever the state's size; no early snapshot. */
+  static final long EARLY_SNAPSHOT_MIN_RECORDS = 10_000;
 }
