@@ -24,7 +24,10 @@ import picocli.CommandLine.Option;
  * medallion over N events, then N/100 more events in 10 files (with updates of earlier orders, from the same
  * generator) and a second run, both whole processes ({@code ./sluice run examples/orders/pipelines.yaml}); with
  * deletion vectors on silver (the example's setting) and off. Prints one JSON object per mode: the increment's
- * wall/CPU time and what silver's MERGE wrote and removed (bytes, files, DVs) against silver's size.
+ * wall/CPU time, per layer its wall/CPU time and the bytes it read and wrote ({@code sluice run --report-json}),
+ * what silver's MERGE wrote and removed (bytes, files, DVs) against silver's size, and a third run with nothing new.
+ * {@code --incr-events} keeps the increment's size fixed while {@code --events} grows the table (criterion 2: the
+ * same increment after 2 M and 20 M); {@code --data} runs on the Spark baseline's generated data instead.
  */
 @Command(name = "incremental", mixinStandardHelpOptions = true,
     description = "The +1% increment through the orders medallion, deletion vectors on and off; JSON out.")
@@ -34,6 +37,13 @@ final class IncrementalCommand implements Callable<Integer> {
 
   @Option(names = "--events", paramLabel = "N", description = "Initial order events (default ${DEFAULT-VALUE}).")
   long events = 2_000_000;
+
+  @Option(names = "--incr-events", paramLabel = "M", description = "Events of the increment, in 10 files (default: N/100).")
+  long incrEvents = -1;
+
+  @Option(names = "--data", paramLabel = "DIR", description = "Use this data (input/, input-incr/, customers/ as "
+      + "../shared/spark-baseline's `run.sh gen --out DIR` writes them) instead of generating it.")
+  Path sparkData;
 
   @Option(names = "--xmx", paramLabel = "SIZE", description = "Sluice's heap (default ${DEFAULT-VALUE}).")
   String xmx = "1g";
@@ -47,8 +57,11 @@ final class IncrementalCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     Path repo = Path.of("").toAbsolutePath();
-    Path data = work.resolve("data-" + events);
-    ensureData(data);
+    long increment = incrEvents > 0 ? incrEvents : events / 100;
+    Path data = sparkData != null ? sparkData : work.resolve("data-" + events + "-" + increment);
+    if (sparkData == null) {
+      ensureData(data, increment);
+    }
     List<Boolean> modes = switch (dvs) {
       case "on" -> List.of(true);
       case "off" -> List.of(false);
@@ -60,19 +73,19 @@ final class IncrementalCommand implements Callable<Integer> {
     return 0;
   }
 
-  private void ensureData(Path data) throws IOException {
-    if (Files.isDirectory(data.resolve("incr"))) {
+  private void ensureData(Path data, long increment) throws IOException {
+    if (Files.isDirectory(data.resolve("input-incr"))) {
       return;
     }
     int files = (int) Math.max(1, Math.min(200, events / 1_000));
     OrdersGenerator g = new OrdersGenerator(42);
     g.writeOrders(data.resolve("input"), 0, files, (int) (events / files));
-    g.writeOrders(data.resolve("incr"), files, 10, (int) Math.max(1, events / 100 / 10));
+    g.writeOrders(data.resolve("input-incr"), files, 10, (int) Math.max(1, increment / 10));
     g.writeCustomers(data.resolve("customers"), 10_000);
   }
 
   private Map<String, Object> run(Path repo, Path data, boolean dvsOn) throws Exception {
-    Path dir = work.resolve("run-" + (dvsOn ? "dvs" : "cow") + "-" + System.currentTimeMillis());
+    Path dir = work.resolve("run-" + events + "-" + (dvsOn ? "dvs" : "cow") + "-" + System.currentTimeMillis());
     Path input = dir.resolve("input");
     Files.createDirectories(input);
     copyAll(data.resolve("input"), input);
@@ -87,6 +100,9 @@ final class IncrementalCommand implements Callable<Integer> {
         data.resolve("customers").toString(), "SLUICE_WAREHOUSE", warehouse.toUri().toString(), "SLUICE_JAVA_OPTS",
         "-Xmx" + xmx);
     List<String> command = List.of(repo.resolve("sluice").toString(), "run", config.toString(), "--available-now");
+    Path report = dir.resolve("increment-report.json");
+    List<String> reported = new ArrayList<>(command);
+    reported.addAll(List.of("--report-json", report.toString()));
     ChildRun.Result initial = ChildRun.run("initial", command, env, repo, dir);
     if (!initial.succeeded()) {
       throw new IllegalStateException("the initial run failed:\n" + initial.stderrTail());
@@ -94,10 +110,14 @@ final class IncrementalCommand implements Callable<Integer> {
     Table silver = Table.forPath(new LocalObjectStore(warehouse), "silver/orders");
     long silverVersion = silver.latestVersion().orElse(-1);
     long silverBytes = bytes(silver);
-    copyAll(data.resolve("incr"), input);
-    ChildRun.Result incr = ChildRun.run("increment", command, env, repo, dir);
+    copyAll(data.resolve("input-incr"), input);
+    ChildRun.Result incr = ChildRun.run("increment", reported, env, repo, dir);
     if (!incr.succeeded()) {
       throw new IllegalStateException("the incremental run failed:\n" + incr.stderrTail());
+    }
+    ChildRun.Result idle = ChildRun.run("nothing-new", command, env, repo, dir);
+    if (!idle.succeeded()) {
+      throw new IllegalStateException("the run with nothing new failed:\n" + idle.stderrTail());
     }
     Map<String, Long> merge = new LinkedHashMap<>();
     for (HistoryEntry h : silver.history(1_000)) {
@@ -119,11 +139,32 @@ final class IncrementalCommand implements Callable<Integer> {
     out.put("increment_cpu_ms", incr.cpuMs());
     out.put("increment_peak_rss_mb", incr.peakRssMb());
     out.put("increment_other_cpu_ms", incr.otherCpuMs());
+    out.put("increment_layers", layers(report));
+    out.put("nothing_new_wall_ms", idle.wallMs());
+    out.put("nothing_new_cpu_ms", idle.cpuMs());
     out.put("silver_bytes_before", silverBytes);
     out.put("silver_merge", merge);
     long written = merge.get("numTargetBytesAdded");
     out.put("silver_bytes_written_share", silverBytes == 0 ? 0 : (double) written / silverBytes);
     out.put("xmx", xmx);
+    return out;
+  }
+
+  /** Per layer of the increment run: wall and CPU ms, bytes read and written, rows in. */
+  private static Map<String, Object> layers(Path report) throws IOException {
+    Map<String, Object> out = new LinkedHashMap<>();
+    if (!Files.isRegularFile(report)) {
+      return out;
+    }
+    for (var stage : JSON.readTree(report.toFile()).path("stages")) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      for (String k : List.of("wall_ms", "cpu_ms", "rows_in", "read_bytes", "written_bytes")) {
+        if (stage.has(k)) {
+          m.put(k, stage.path(k).asLong());
+        }
+      }
+      out.put(stage.path("layer").asText(), m);
+    }
     return out;
   }
 

@@ -25,7 +25,9 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * {@code sluice run --report-json FILE}: per pipeline (stage) wall time, process CPU time (all threads, GC and
  * JIT included), CPU/wall, rows and ledger, and the peak used heap sampled every {@value #SAMPLE_MS} ms, written
- * as one JSON object when the run ends. For benchmarks: the figures come from inside the process, so they do not
+ * as one JSON object when the run ends; on Linux also the bytes each stage read and wrote (the process's read and
+ * write calls, {@code rchar}/{@code wchar} of {@code /proc/self/io}: tables, logs, state and spill files alike; the
+ * stages run one after another, so each delta is its own). For benchmarks: the figures come from inside the process, so they do not
  * include JVM start or config loading, which the process's own wall time does.
  */
 final class RunReport implements StreamingQueryListener, AutoCloseable {
@@ -69,7 +71,7 @@ final class RunReport implements StreamingQueryListener, AutoCloseable {
   public void onQueryStarted(StreamingQuery query) {
     stagePeakHeap.set(heapUsed());
     synchronized (stages) {
-      stages.put(query.name(), new Stage(System.nanoTime(), processCpuNanos(), gcMillis()));
+      stages.put(query.name(), new Stage(System.nanoTime(), processCpuNanos(), gcMillis(), processIo()));
     }
   }
 
@@ -90,7 +92,7 @@ final class RunReport implements StreamingQueryListener, AutoCloseable {
     synchronized (stages) {
       Stage s = stages.get(query.name());
       if (s != null) {
-        s.end(now, cpu, gcMillis(), Math.max(stagePeakHeap.get(), heapUsed()));
+        s.end(now, cpu, gcMillis(), Math.max(stagePeakHeap.get(), heapUsed()), processIo());
         stages.notifyAll();
       }
     }
@@ -149,6 +151,10 @@ final class RunReport implements StreamingQueryListener, AutoCloseable {
       m.put("rows_per_s", wall == 0 ? 0 : Math.round(o.rowsIn() * 1e9 / wall));
       m.put("gc_ms", s.endGc - s.startGc);
       m.put("peak_heap_used_mb", Math.round(s.peakHeap / MB));
+      if (s.startIo != null && s.endIo != null) {
+        m.put("read_bytes", s.endIo[0] - s.startIo[0]);
+        m.put("written_bytes", s.endIo[1] - s.startIo[1]);
+      }
       m.put("batch_ms", s.progress.stream().map(QueryProgress::batchDuration).toList());
     }
     return m;
@@ -197,6 +203,23 @@ final class RunReport implements StreamingQueryListener, AutoCloseable {
         ? os.getProcessCpuTime() : -1;
   }
 
+  /** {@code rchar} and {@code wchar} of this process, or null where {@code /proc/self/io} is not there to read. */
+  private static long[] processIo() {
+    try {
+      long[] io = new long[2];
+      for (String line : Files.readAllLines(Path.of("/proc/self/io"))) {
+        if (line.startsWith("rchar:")) {
+          io[0] = Long.parseLong(line.substring(6).trim());
+        } else if (line.startsWith("wchar:")) {
+          io[1] = Long.parseLong(line.substring(6).trim());
+        }
+      }
+      return io;
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+  }
+
   private static long gcMillis() {
     long sum = 0;
     for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
@@ -219,20 +242,24 @@ final class RunReport implements StreamingQueryListener, AutoCloseable {
     final long startNanos;
     final long startCpu;
     final long startGc;
+    final long[] startIo;
     final List<QueryProgress> progress = new ArrayList<>();
     long endNanos;
     long endCpu;
     long endGc;
     long peakHeap;
+    long[] endIo;
     boolean ended;
 
-    Stage(long startNanos, long startCpu, long startGc) {
+    Stage(long startNanos, long startCpu, long startGc, long[] startIo) {
       this.startNanos = startNanos;
       this.startCpu = startCpu;
       this.startGc = startGc;
+      this.startIo = startIo;
     }
 
-    void end(long nanos, long cpu, long gc, long heap) {
+    void end(long nanos, long cpu, long gc, long heap, long[] io) {
+      endIo = io;
       endNanos = nanos;
       endCpu = cpu;
       endGc = gc;

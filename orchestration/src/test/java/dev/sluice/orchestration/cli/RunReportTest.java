@@ -60,5 +60,16 @@ class RunReportTest {
     assertThat(bronze.path("cpu_ms").asLong()).isPositive();
     assertThat(bronze.path("wall_ms").asLong()).isLessThanOrEqualTo(json.path("wall_ms").asLong());
     assertThat(json.path("stages").get(1).path("rows_in").asLong()).isEqualTo(6);
+    if (Files.isReadable(Path.of("/proc/self/io"))) {
+      long inputBytes = 0;
+      try (var files = Files.list(input)) {
+        for (Path f : files.toList()) {
+          inputBytes += Files.size(f);
+        }
+      }
+      assertThat(bronze.path("read_bytes").asLong()).as("bronze read its three input files")
+          .isGreaterThanOrEqualTo(inputBytes);
+      assertThat(bronze.path("written_bytes").asLong()).as("and wrote Parquet files and commits").isPositive();
+    }
   }
 }
