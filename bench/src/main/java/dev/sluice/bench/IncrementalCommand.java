@@ -103,7 +103,10 @@ final class IncrementalCommand implements Callable<Integer> {
     Path report = dir.resolve("increment-report.json");
     List<String> reported = new ArrayList<>(command);
     reported.addAll(List.of("--report-json", report.toString()));
-    ChildRun.Result initial = ChildRun.run("initial", command, env, repo, dir);
+    Path initialReport = dir.resolve("initial-report.json");
+    List<String> initialCommand = new ArrayList<>(command);
+    initialCommand.addAll(List.of("--report-json", initialReport.toString()));
+    ChildRun.Result initial = ChildRun.run("initial", initialCommand, env, repo, dir);
     if (!initial.succeeded()) {
       throw new IllegalStateException("the initial run failed:\n" + initial.stderrTail());
     }
@@ -135,6 +138,10 @@ final class IncrementalCommand implements Callable<Integer> {
     out.put("deletion_vectors", dvsOn);
     out.put("initial_events", events);
     out.put("initial_wall_ms", initial.wallMs());
+    out.put("initial_cpu_ms", initial.cpuMs());
+    out.put("initial_peak_rss_mb", initial.peakRssMb());
+    out.put("initial_peak_heap_used_mb", Files.isRegularFile(initialReport)
+        ? JSON.readTree(initialReport.toFile()).path("peak_heap_used_mb").asLong() : -1);
     out.put("increment_wall_ms", incr.wallMs());
     out.put("increment_cpu_ms", incr.cpuMs());
     out.put("increment_peak_rss_mb", incr.peakRssMb());
