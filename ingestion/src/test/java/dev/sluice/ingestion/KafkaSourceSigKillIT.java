@@ -14,9 +14,8 @@ import java.util.OptionalLong;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.LongStream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -33,19 +32,9 @@ class KafkaSourceSigKillIT {
   /** JVM start, session, lease and the first batch's planning; far below the lease timeout of 60 s. */
   private static final long START_BOUND_MS = 20_000;
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static KraftBroker broker;
+  @RegisterExtension static final KraftBroker broker = KraftBroker.perClass();
   @TempDir Path dir;
   private long produced;
-
-  @BeforeAll
-  static void startBroker() throws Exception {
-    broker = KraftBroker.start();
-  }
-
-  @AfterAll
-  static void stopBroker() throws Exception {
-    broker.close();
-  }
 
   private void produce(int n) {
     broker.send("events", null, null, LongStream.range(produced, produced + n)
