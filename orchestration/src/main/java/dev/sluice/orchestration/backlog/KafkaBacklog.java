@@ -37,6 +37,8 @@ import org.apache.kafka.common.TopicPartition;
 public final class KafkaBacklog {
   /** Long enough for a broker on a LAN, short enough for an HTTP scrape or a progress bar not to stall. */
   public static final Duration TIMEOUT = Duration.ofSeconds(3);
+  /** The admin client's id, in its log lines. */
+  public static final String CLIENT_ID = "sluice-backlog";
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final long offsetsBehind;
@@ -125,7 +127,7 @@ public final class KafkaBacklog {
     config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, ms);
     config.put(AdminClientConfig.SOCKET_CONNECTION_SETUP_TIMEOUT_MS_CONFIG, Math.min(ms, 1_000));
     config.put(AdminClientConfig.SOCKET_CONNECTION_SETUP_TIMEOUT_MAX_MS_CONFIG, ms);
-    config.put(AdminClientConfig.CLIENT_ID_CONFIG, "sluice-backlog");
+    config.put(AdminClientConfig.CLIENT_ID_CONFIG, CLIENT_ID);
     return config;
   }
 
