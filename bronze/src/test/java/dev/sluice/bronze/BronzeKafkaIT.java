@@ -13,9 +13,8 @@ import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -24,18 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
  * values that are not JSON go to the quarantine table with their position; a second run takes only new records.
  */
 class BronzeKafkaIT {
-  private static KraftBroker broker;
+  @RegisterExtension static final KraftBroker broker = KraftBroker.perClass();
   @TempDir Path tmp;
-
-  @BeforeAll
-  static void startBroker() throws Exception {
-    broker = KraftBroker.start();
-  }
-
-  @AfterAll
-  static void stopBroker() throws Exception {
-    broker.close();
-  }
 
   private SluiceConfig config(String topic, String extra) {
     String yaml = "warehouse: " + tmp.resolve("wh").toUri() + "\n"

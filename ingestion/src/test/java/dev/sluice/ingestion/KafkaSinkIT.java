@@ -15,10 +15,9 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -29,30 +28,13 @@ import org.junit.jupiter.params.provider.ValueSource;
  * and the refusals of bad columns and options.
  */
 class KafkaSinkIT {
-  private static KraftBroker broker;
-  private static int topics;
+  @RegisterExtension static final KraftBroker broker = KraftBroker.perClass();
   @TempDir Path dir;
-
-  @BeforeAll
-  static void startBroker() throws Exception {
-    broker = KraftBroker.start();
-  }
-
-  @AfterAll
-  static void stopBroker() throws Exception {
-    broker.close();
-  }
 
   @AfterEach
   void clear() {
     BatchInterceptor.REGISTRY.clear();
     SinkInterceptor.REGISTRY.clear();
-  }
-
-  private static String newTopic(int partitions) throws Exception {
-    String name = "t" + (topics++);
-    broker.createTopic(name, partitions);
-    return name;
   }
 
   private StreamingQuery run(SluiceSession session, String topic, String guarantee) {
@@ -71,7 +53,7 @@ class KafkaSinkIT {
 
   @Test
   void atLeastOnceDeliversEveryRowWithKeyAndValue() throws Exception {
-    String topic = newTopic(3);
+    String topic = broker.newTopic("t", 3);
     Landing.write(dir.resolve("landing"), 0, 6, 10);
     try (SluiceSession session = SluiceSession.create()) {
       StreamingQuery q = run(session, topic, "at_least_once");
@@ -88,7 +70,7 @@ class KafkaSinkIT {
 
   @Test
   void atLeastOnceSendsABatchAgainAfterACrashBeforeCommitsN() throws Exception {
-    String topic = newTopic(1);
+    String topic = broker.newTopic("t", 1);
     Landing.write(dir.resolve("landing"), 0, 6, 10);
     crashOnce(BatchInterceptor.Step.AFTER_SINK);
     try (SluiceSession session = SluiceSession.create()) {
@@ -114,7 +96,7 @@ class KafkaSinkIT {
   @ParameterizedTest
   @ValueSource(strings = {"AFTER_OFFSETS", "BEFORE_SINK", "DATA_WRITTEN", "AFTER_SINK", "AFTER_COMMIT"})
   void exactlyOnceAfterACrashAtEachStep(String crashAt) throws Exception {
-    String topic = newTopic(2);
+    String topic = broker.newTopic("t", 2);
     Landing.write(dir.resolve("landing"), 0, 6, 10);
     if (crashAt.equals("DATA_WRITTEN")) {
       AtomicBoolean crashed = new AtomicBoolean();
@@ -145,7 +127,7 @@ class KafkaSinkIT {
 
   @Test
   void aRestartFencesAZombieWriterAndAbortsItsOpenTransaction() throws Exception {
-    String topic = newTopic(1);
+    String topic = broker.newTopic("t", 1);
     Landing.write(dir.resolve("landing"), 0, 2, 10);
     String queryId;
     try (SluiceSession session = SluiceSession.create()) {
@@ -175,7 +157,7 @@ class KafkaSinkIT {
 
   @Test
   void aRunFencedByANewerWriterStopsWithoutCommittingAndTheRestartWritesOnce() throws Exception {
-    String topic = newTopic(1);
+    String topic = broker.newTopic("t", 1);
     Landing.write(dir.resolve("landing"), 0, 6, 10);
     KafkaProducer<?, ?>[] usurper = new KafkaProducer<?, ?>[1];
     try (SluiceSession session = SluiceSession.create()) {
@@ -200,8 +182,8 @@ class KafkaSinkIT {
 
   @Test
   void topicAndPartitionColumnsRouteEachRow() throws Exception {
-    String even = newTopic(2);
-    String odd = newTopic(2);
+    String even = broker.newTopic("t", 2);
+    String odd = broker.newTopic("t", 2);
     Landing.write(dir.resolve("landing"), 0, 2, 10);
     try (SluiceSession session = SluiceSession.create()) {
       session.readStream().format("json").schema(Landing.SCHEMA).load(dir.resolve("landing").toString())
@@ -220,7 +202,7 @@ class KafkaSinkIT {
 
   @Test
   void headersColumnBecomesRecordHeaders() throws Exception {
-    String topic = newTopic(1);
+    String topic = broker.newTopic("t", 1);
     Landing.write(dir.resolve("landing"), 0, 1, 3);
     dev.sluice.table.types.StructType header = dev.sluice.table.types.StructType.of(
         dev.sluice.table.types.StructField.of("key", dev.sluice.table.types.PrimitiveType.STRING),
@@ -258,7 +240,7 @@ class KafkaSinkIT {
 
   @Test
   void aStreamWithoutValueFailsWithSparksMessage() throws Exception {
-    String topic = newTopic(1);
+    String topic = broker.newTopic("t", 1);
     Landing.write(dir.resolve("landing"), 0, 1, 10);
     try (SluiceSession session = SluiceSession.create()) {
       StreamingQuery q = session.readStream().format("json").schema(Landing.SCHEMA)

@@ -10,9 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -21,18 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
  * a last run finishes. A {@code read_committed} consumer sees every row exactly once.
  */
 class KafkaSinkSigKillIT {
-  private static KraftBroker broker;
+  @RegisterExtension static final KraftBroker broker = KraftBroker.perClass();
   @TempDir Path dir;
-
-  @BeforeAll
-  static void startBroker() throws Exception {
-    broker = KraftBroker.start();
-  }
-
-  @AfterAll
-  static void stopBroker() throws Exception {
-    broker.close();
-  }
 
   private Process start(String... extra) throws Exception {
     List<String> cmd = new ArrayList<>(List.of(System.getProperty("java.home") + File.separator + "bin"

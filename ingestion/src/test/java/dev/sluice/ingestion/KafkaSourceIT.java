@@ -17,10 +17,9 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import java.util.stream.LongStream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -31,29 +30,12 @@ import org.junit.jupiter.params.provider.EnumSource;
  * {@code failOnDataLoss} settings), {@code availableNow} bounded by the ends fixed at start, and the rate limits.
  */
 class KafkaSourceIT {
-  private static KraftBroker broker;
-  private static int topics;
+  @RegisterExtension static final KraftBroker broker = KraftBroker.perClass();
   @TempDir Path dir;
-
-  @BeforeAll
-  static void startBroker() throws Exception {
-    broker = KraftBroker.start();
-  }
-
-  @AfterAll
-  static void stopBroker() throws Exception {
-    broker.close();
-  }
 
   @AfterEach
   void clear() {
     BatchInterceptor.REGISTRY.clear();
-  }
-
-  private static String newTopic(int partitions) throws Exception {
-    String name = "src" + (topics++);
-    broker.createTopic(name, partitions);
-    return name;
   }
 
   /** Values {@code from..to-1} as decimal strings, spread over the partitions by key. */
@@ -101,7 +83,7 @@ class KafkaSourceIT {
   @ParameterizedTest
   @EnumSource(value = BatchInterceptor.Step.class, names = {"AFTER_OFFSETS", "BEFORE_SINK", "AFTER_SINK"})
   void exactlyOnceIntoDeltaAcrossCrashAndRestart(BatchInterceptor.Step crashAt) throws Exception {
-    String topic = newTopic(3);
+    String topic = broker.newTopic("src", 3);
     send(topic, 0, 300);
     AtomicBoolean crashed = new AtomicBoolean();
     BatchInterceptor.REGISTRY.put("q", (step, batchId) -> {
@@ -128,7 +110,7 @@ class KafkaSourceIT {
 
   @Test
   void availableNowStopsAtTheEndsFixedAtStart() throws Exception {
-    String topic = newTopic(2);
+    String topic = broker.newTopic("src", 2);
     send(topic, 0, 100);
     BatchInterceptor.REGISTRY.put("q", (step, batchId) -> {
       if (step == BatchInterceptor.Step.AFTER_OFFSETS && batchId == 0) {
@@ -151,7 +133,7 @@ class KafkaSourceIT {
 
   @Test
   void onceTakesTheBacklogInOneBatchIgnoringTheRateLimit() throws Exception {
-    String topic = newTopic(2);
+    String topic = broker.newTopic("src", 2);
     send(topic, 0, 100);
     try (SluiceSession session = SluiceSession.create()) {
       StreamingQuery q = toDelta(kafka(session).option("subscribe", topic).option("maxOffsetsPerTrigger", "10"),
@@ -164,7 +146,7 @@ class KafkaSourceIT {
 
   @Test
   void picksUpPartitionsAndPatternTopicsAddedWhileRunning() throws Exception {
-    String topic = "pat" + (topics++) + "-a";
+    String topic = broker.newTopic("pat", 1) + "-a";
     broker.createTopic(topic, 1);
     send(topic, 0, 10);
     try (SluiceSession session = SluiceSession.create()) {
@@ -183,7 +165,7 @@ class KafkaSourceIT {
 
   @Test
   void failOnDataLossStopsTheQueryNamingTheLostRange() throws Exception {
-    String topic = newTopic(1);
+    String topic = broker.newTopic("src", 1);
     send(topic, 0, 30);
     try (SluiceSession session = SluiceSession.create()) {
       DataStreamReader reader = kafka(session).option("subscribe", topic);
@@ -201,7 +183,7 @@ class KafkaSourceIT {
 
   @Test
   void withoutFailOnDataLossLostOffsetsAreSkippedAndCounted() throws Exception {
-    String topic = newTopic(1);
+    String topic = broker.newTopic("src", 1);
     send(topic, 0, 30);
     try (SluiceSession session = SluiceSession.create()) {
       DataStreamReader reader = kafka(session).option("subscribe", topic).option("failOnDataLoss", "false");
@@ -219,7 +201,7 @@ class KafkaSourceIT {
 
   @Test
   void minOffsetsPerTriggerWaitsUntilMaxTriggerDelay() throws Exception {
-    String topic = newTopic(2);
+    String topic = broker.newTopic("src", 2);
     send(topic, 0, 10);
     try (SluiceSession session = SluiceSession.create()) {
       long started = System.nanoTime();
@@ -236,7 +218,7 @@ class KafkaSourceIT {
 
   @Test
   void rowsCarryKafkasColumnsAndHeaders() throws Exception {
-    String topic = newTopic(1);
+    String topic = broker.newTopic("src", 1);
     broker.send(topic, 0, "k1", List.of("hello"));
     try (SluiceSession session = SluiceSession.create()) {
       StreamingQuery q = session.readStream().format("kafka").option("kafka.bootstrap.servers", broker.bootstrap())

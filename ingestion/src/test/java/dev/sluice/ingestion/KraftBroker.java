@@ -22,20 +22,46 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.common.test.TestKitNodes;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * A real single-node KRaft Kafka cluster in this JVM (the Kafka project's test kit), set up for transactions on
- * one broker; plus plain consumers that read a topic back from the beginning, a producer and admin calls. Start one
- * per test class. Shared with other modules' tests through the ingestion test-jar.
+ * one broker; plus plain consumers that read a topic back from the beginning, a producer and admin calls. A test
+ * class gets one broker for all its tests with {@code @RegisterExtension static final KraftBroker broker =
+ * KraftBroker.perClass();} (started before the first test, closed after the last); {@link #start()} is for a broker
+ * whose life a test manages itself. Shared with other modules' tests through the ingestion test-jar.
  */
-public final class KraftBroker implements AutoCloseable {
-  private final KafkaClusterTestKit cluster;
+public final class KraftBroker implements AutoCloseable, BeforeAllCallback, AfterAllCallback {
+  private KafkaClusterTestKit cluster;
+  private int topics;
 
   private KraftBroker(KafkaClusterTestKit cluster) {
     this.cluster = cluster;
   }
 
+  /** A JUnit 5 extension: register it in a static field to share one broker across the class's tests. */
+  public static KraftBroker perClass() {
+    return new KraftBroker(null);
+  }
+
+  @Override
+  public void beforeAll(ExtensionContext context) throws Exception {
+    cluster = startCluster();
+  }
+
+  @Override
+  public void afterAll(ExtensionContext context) throws Exception {
+    close();
+  }
+
+  /** A broker started now; the caller closes it. */
   public static KraftBroker start() throws Exception {
+    return new KraftBroker(startCluster());
+  }
+
+  private static KafkaClusterTestKit startCluster() throws Exception {
     KafkaClusterTestKit cluster = new KafkaClusterTestKit.Builder(new TestKitNodes.Builder()
         .setCombined(true).setNumBrokerNodes(1).setNumControllerNodes(1).build())
         .setConfigProp("offsets.topic.replication.factor", "1")
@@ -48,7 +74,7 @@ public final class KraftBroker implements AutoCloseable {
     cluster.format();
     cluster.startup();
     cluster.waitForReadyBrokers();
-    return new KraftBroker(cluster);
+    return cluster;
   }
 
   public String bootstrap() {
@@ -56,9 +82,14 @@ public final class KraftBroker implements AutoCloseable {
   }
 
   public void createTopic(String name, int partitions) throws Exception {
-    try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap()))) {
-      admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1))).all().get(30, TimeUnit.SECONDS);
-    }
+    createTopic(name, partitions, Map.of());
+  }
+
+  /** Creates a topic named {@code prefix} and a number not used before on this broker, and returns the name. */
+  public String newTopic(String prefix, int partitions) throws Exception {
+    String name = prefix + (topics++);
+    createTopic(name, partitions);
+    return name;
   }
 
   /** Every record a {@code read_committed} consumer sees in {@code topic}: committed transactions and plain sends. */
@@ -138,13 +169,16 @@ public final class KraftBroker implements AutoCloseable {
   }
 
   public Set<String> topics() throws Exception {
-    try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap()))) {
+    try (Admin admin = admin()) {
       return admin.listTopics().names().get(30, TimeUnit.SECONDS);
     }
   }
 
   @Override
   public void close() throws Exception {
-    cluster.close();
+    if (cluster != null) {
+      cluster.close();
+      cluster = null;
+    }
   }
 }

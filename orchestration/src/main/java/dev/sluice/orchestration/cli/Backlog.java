@@ -6,23 +6,24 @@ import dev.sluice.config.SluiceConfig;
 import dev.sluice.ingestion.Location;
 import dev.sluice.ingestion.QueryProgress;
 import dev.sluice.ingestion.SluiceSession;
-import dev.sluice.ingestion.internal.checkpoint.OffsetEntry;
 import dev.sluice.ingestion.internal.checkpoint.QueryCheckpoint;
 import dev.sluice.ingestion.source.SourceOffset;
+import dev.sluice.orchestration.backlog.CommittedOffset;
+import dev.sluice.orchestration.backlog.KafkaBacklog;
 import dev.sluice.table.Table;
 import dev.sluice.table.data.CloseableIterator;
 import dev.sluice.table.storage.ObjectStatus;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
-import java.util.Optional;
-import java.util.OptionalLong;
+import java.util.Map;
 import java.util.Set;
+import org.apache.kafka.common.TopicPartition;
 
 /**
- * What a pipeline has to do before an availableNow run, for the progress bar: new landing files (bronze)
- * or new commits of the upstream table (silver, gold), counted from the query's checkpoint. An estimate:
- * when it cannot be known the total is -1 and progress shows only rows.
+ * What a pipeline has to do before an availableNow run, for the progress bar: new landing files or Kafka offsets
+ * behind latest (bronze), or new commits of the upstream table (silver, gold), counted from the query's checkpoint.
+ * An estimate: when it cannot be known the total is -1, {@link #note()} may say why, and progress shows only rows.
  */
 abstract class Backlog {
   /** {@code files} or {@code commits}. */
@@ -34,6 +35,11 @@ abstract class Backlog {
   /** Units done after the batch {@code p} (counted from the start of the run). */
   abstract long doneAfter(QueryProgress p);
 
+  /** Why the backlog is unknown, when there is more to say than that (empty otherwise). */
+  String note() {
+    return "";
+  }
+
   /** The backlog of {@code p}; unknown when it cannot be computed (progress is never a reason to fail a run). */
   static Backlog of(SluiceSession session, SluiceConfig config, PipelineConfig p) {
     try {
@@ -44,6 +50,9 @@ abstract class Backlog {
       if (p.source().table().isPresent()) {
         return new Commits(session.table(config.tableUri(p.source().table().get()).toString()), checkpoint);
       }
+      if (p.source().kafka().isPresent()) {
+        return new Offsets(p, checkpoint);
+      }
     } catch (RuntimeException e) {
       // fall through: an unknown backlog
     }
@@ -53,16 +62,6 @@ abstract class Backlog {
   /** No backlog to show (continuous runs: only batches and rows). */
   static Backlog unknown() {
     return new Unknown();
-  }
-
-  /** The last committed batch's end offset of the query's first source. */
-  static Optional<SourceOffset> committedOffset(QueryCheckpoint checkpoint) {
-    OptionalLong batch = checkpoint.latestCommitBatch();
-    if (batch.isEmpty()) {
-      return Optional.empty();
-    }
-    return checkpoint.offsets(batch.getAsLong()).map(OffsetEntry::offsets)
-        .filter(o -> !o.isEmpty()).flatMap(o -> o.get(0));
   }
 
   static long field(String json, String name) {
@@ -78,6 +77,21 @@ abstract class Backlog {
   }
 
   private static final class Unknown extends Backlog {
+    private final String note;
+
+    Unknown() {
+      this("");
+    }
+
+    Unknown(String note) {
+      this.note = note;
+    }
+
+    @Override
+    String note() {
+      return note;
+    }
+
     @Override
     String unit() {
       return "batches";
@@ -198,7 +212,7 @@ abstract class Backlog {
     private final long total;
 
     Commits(Table upstream, QueryCheckpoint checkpoint) {
-      long next = committedOffset(checkpoint).map(o -> field(o.json(), "reservoirVersion")).orElse(0L);
+      long next = CommittedOffset.of(checkpoint).map(o -> field(o.json(), "reservoirVersion")).orElse(0L);
       this.start = Math.max(0, next);
       long latest = upstream.exists() ? upstream.latestVersion().orElse(-1) : -1;
       this.total = Math.max(0, latest + 1 - start);
@@ -218,6 +232,45 @@ abstract class Backlog {
     long doneAfter(QueryProgress p) {
       long end = p.sources().isEmpty() ? -1 : field(p.sources().get(0).endOffset(), "reservoirVersion");
       return end < 0 ? 0 : Math.min(total, Math.max(0, end - start));
+    }
+  }
+
+  /** Kafka offsets behind the topics' end offsets, from the positions of the last committed batch. */
+  private static final class Offsets extends Backlog {
+    private final KafkaBacklog backlog;
+    private final Map<TopicPartition, Long> start;
+
+    Offsets(PipelineConfig p, QueryCheckpoint checkpoint) {
+      this.backlog = KafkaBacklog.of(p, checkpoint, KafkaBacklog.TIMEOUT);
+      this.start = KafkaBacklog.positions(CommittedOffset.of(checkpoint).map(SourceOffset::json).orElse(null));
+    }
+
+    @Override
+    String unit() {
+      return "offsets";
+    }
+
+    @Override
+    long total() {
+      return backlog.offsetsBehind();
+    }
+
+    @Override
+    String note() {
+      return backlog.problem().orElse("");
+    }
+
+    /** Offsets the run's batches moved past since it started; a partition new to the run counts from 0. */
+    @Override
+    long doneAfter(QueryProgress p) {
+      if (p.sources().isEmpty() || total() < 0) {
+        return 0;
+      }
+      long done = 0;
+      for (Map.Entry<TopicPartition, Long> e : KafkaBacklog.positions(p.sources().get(0).endOffset()).entrySet()) {
+        done += Math.max(0, e.getValue() - start.getOrDefault(e.getKey(), 0L));
+      }
+      return Math.min(done, total());
     }
   }
 }

@@ -54,7 +54,7 @@ final class DiagnoseCommand implements Callable<Integer> {
     Severity worst = Severity.OK;
     BacklogProbe probe = (session, p) -> {
       Backlog b = Backlog.of(session, c, p);
-      return new BacklogProbe.Backlog(b.unit(), b.total());
+      return new BacklogProbe.Backlog(b.unit(), b.total(), b.note());
     };
     try (Diagnostics d = new Diagnostics(c, probe)) {
       for (PipelineConfig p : chosen) {

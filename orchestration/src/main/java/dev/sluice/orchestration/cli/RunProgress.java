@@ -32,6 +32,9 @@ final class RunProgress implements StreamingQueryListener {
 
   /** Draws the empty bar before the first batch. */
   void begin() {
+    if (!backlog.note().isEmpty()) {
+      terminal.info(pipeline + ": backlog unknown: " + backlog.note());
+    }
     if (bar) {
       terminal.redraw(bar());
       drawn = true;

@@ -2,6 +2,7 @@ package dev.sluice.orchestration.diagnose;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.sluice.config.KafkaSourceConfig;
 import dev.sluice.config.PipelineConfig;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.ingestion.CheckpointIncompatibleException;
@@ -243,11 +244,25 @@ public final class Diagnostics implements AutoCloseable {
       return new Finding("source", name, Severity.OK, "reachable (version " + upstream.latestVersion().getAsLong()
           + "), backlog " + backlogText(b), facts);
     }
+    if (p.source().kafka().isPresent()) {
+      KafkaSourceConfig k = p.source().kafka().get();
+      String topics = String.join(",", k.topics());
+      facts.put("topics", k.topics());
+      facts.put("bootstrapServers", k.bootstrapServers());
+      if (b.total() < 0) {
+        return new Finding("source", topics, Severity.WARNING, "backlog " + backlogText(b), facts);
+      }
+      return new Finding("source", topics, Severity.OK, "reachable at " + k.bootstrapServers() + ", backlog "
+          + backlogText(b) + " behind latest", facts);
+    }
     return new Finding("source", "", Severity.OK, "not checked (no path or table)", facts);
   }
 
   private static String backlogText(BacklogProbe.Backlog b) {
-    return b.total() < 0 ? "unknown" : b.total() + " " + b.unit();
+    if (b.total() < 0) {
+      return b.note().isEmpty() ? "unknown" : "unknown: " + b.note();
+    }
+    return b.total() + " " + b.unit();
   }
 
   private void table(String name, List<Finding> out) {

@@ -6,9 +6,9 @@ import dev.sluice.config.PipelineConfig;
 import dev.sluice.config.SluiceConfig;
 import dev.sluice.ingestion.Location;
 import dev.sluice.ingestion.SluiceSession;
-import dev.sluice.ingestion.internal.checkpoint.OffsetEntry;
 import dev.sluice.ingestion.internal.checkpoint.QueryCheckpoint;
-import dev.sluice.ingestion.source.SourceOffset;
+import dev.sluice.orchestration.backlog.CommittedOffset;
+import dev.sluice.orchestration.backlog.KafkaBacklog;
 import dev.sluice.table.Table;
 import dev.sluice.table.data.CloseableIterator;
 import dev.sluice.table.storage.ObjectStatus;
@@ -16,22 +16,25 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * What each pipeline has not read yet, from its checkpoint: landing files (count and bytes) not in a files
- * source's log, or commits of an upstream table after the last one read. Listing storage costs, so a result is
- * kept for {@link #TTL_NANOS}; scrapes and page refreshes in between share it.
+ * source's log, Kafka offsets behind the topics' end offsets ({@link KafkaBacklog}), or commits of an upstream table
+ * after the last one read. Listing storage and asking brokers costs, so a result is kept for {@link #TTL_NANOS};
+ * scrapes and page refreshes in between share it.
  */
 public final class Backlogs {
   private static final long TTL_NANOS = 5_000_000_000L;
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  /** A pipeline's backlog; a field is -1 when it does not apply to the source or could not be read. */
-  public record Backlog(long files, long bytes, long commits) {
-    static final Backlog UNKNOWN = new Backlog(-1, -1, -1);
+  /**
+   * A pipeline's backlog; a field is -1 when it does not apply to the source or could not be read, and
+   * {@code problem} (else null) says why a Kafka backlog could not be read.
+   */
+  public record Backlog(long files, long bytes, long commits, long offsets, String problem) {
+    static final Backlog UNKNOWN = new Backlog(-1, -1, -1, -1, null);
   }
 
   private record Cached(Backlog backlog, long at) {}
@@ -64,6 +67,10 @@ public final class Backlogs {
       }
       if (p.source().table().isPresent()) {
         return commits(session.table(config.tableUri(p.source().table().get()).toString()), checkpoint);
+      }
+      if (p.source().kafka().isPresent()) {
+        KafkaBacklog k = KafkaBacklog.of(p, checkpoint, KafkaBacklog.TIMEOUT);
+        return new Backlog(-1, -1, -1, k.offsetsBehind(), k.problem().orElse(null));
       }
     } catch (RuntimeException e) {
       // a backlog is for looking at; a storage hiccup must not fail a scrape
@@ -99,19 +106,14 @@ public final class Backlogs {
         }
       }
     }
-    return new Backlog(files, bytes, -1);
+    return new Backlog(files, bytes, -1, -1, null);
   }
 
   private static Backlog commits(Table upstream, QueryCheckpoint checkpoint) {
-    long next = 0;
-    OptionalLong batch = checkpoint.latestCommitBatch();
-    if (batch.isPresent()) {
-      String json = checkpoint.offsets(batch.getAsLong()).map(OffsetEntry::offsets).filter(o -> !o.isEmpty())
-          .flatMap(o -> o.get(0)).map(SourceOffset::json).orElse(null);
-      next = json == null ? 0 : Math.max(0, parseLong(field(json, "reservoirVersion")));
-    }
+    long next = CommittedOffset.of(checkpoint).map(o -> Math.max(0, parseLong(field(o.json(), "reservoirVersion"))))
+        .orElse(0L);
     long latest = upstream.exists() ? upstream.latestVersion().orElse(-1) : -1;
-    return new Backlog(-1, -1, Math.max(0, latest + 1 - next));
+    return new Backlog(-1, -1, Math.max(0, latest + 1 - next), -1, null);
   }
 
   private static long parseLong(String s) {

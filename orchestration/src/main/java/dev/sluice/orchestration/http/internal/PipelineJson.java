@@ -100,6 +100,10 @@ final class PipelineJson {
     putKnown(backlog, "files", b.files());
     putKnown(backlog, "bytes", b.bytes());
     putKnown(backlog, "commits", b.commits());
+    putKnown(backlog, "offsets", b.offsets());
+    if (b.problem() != null) {
+      backlog.put("problem", b.problem());
+    }
     o.put("misfires", service.misfires(p.name()));
     ArrayNode rows = o.putArray("recentBatches");
     recent.forEach(r -> rows.add(batch(r)));

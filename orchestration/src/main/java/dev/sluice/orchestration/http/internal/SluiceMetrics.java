@@ -24,7 +24,7 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The service's Prometheus metrics, through Micrometer. Per pipeline: the row ledger as counters
  * ({@code sluice_pipeline_rows_total{pipeline,outcome}}), batches, batch duration (a histogram in seconds),
- * backlog (files, bytes, upstream commits), watermark lag, state rows and bytes per operator, runs by outcome,
+ * backlog (files, bytes, upstream commits, Kafka offsets), watermark lag, state rows and bytes per operator, runs by outcome,
  * run failures, misfires, whether it runs or is paused; plus the JVM's metrics. Names follow Prometheus
  * conventions (base units, {@code _total} counters).
  */
@@ -69,6 +69,9 @@ public final class SluiceMetrics implements AutoCloseable {
         .baseUnit("bytes").description("Bytes of the landing files not read yet (files sources)").register(registry);
     Gauge.builder("sluice.pipeline.backlog.commits", () -> orNaN(backlogs.of(p).commits())).tag("pipeline", name)
         .description("Commits of the upstream table not read yet (table sources)").register(registry);
+    Gauge.builder("sluice.pipeline.backlog.offsets", () -> orNaN(backlogs.of(p).offsets())).tag("pipeline", name)
+        .description("Kafka offsets behind the topics' end offsets, summed over partitions (Kafka sources)")
+        .register(registry);
     Gauge.builder("sluice.pipeline.watermark.lag", () -> l.watermarkLagSeconds).tag("pipeline", name)
         .baseUnit("seconds").description("How far the last batch's watermark trailed the batch's time")
         .register(registry);

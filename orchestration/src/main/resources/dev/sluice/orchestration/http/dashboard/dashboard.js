@@ -103,7 +103,8 @@
     fact(dl, 'watermark', d.watermark);
     const b = d.backlog;
     fact(dl, 'backlog', [b.files !== null ? b.files + ' files' : null, b.bytes !== null ? b.bytes + ' bytes' : null,
-      b.commits !== null ? b.commits + ' commits' : null].filter(Boolean).join(', '));
+      b.commits !== null ? b.commits + ' commits' : null, b.offsets !== null ? b.offsets + ' offsets behind latest' : null,
+      b.problem ? 'unknown: ' + b.problem : null].filter(Boolean).join(', '));
     fact(dl, 'ledger (last batch)', d.ledger ? Object.entries(d.ledger).map(([k, v]) => k + ' ' + v).join(', ') : null);
     fact(dl, 'state operators', d.stateOperators.map(o => o.operatorName + ': ' + o.numRowsTotal + ' rows').join(', '));
     document.getElementById('pause').disabled = d.paused;
