@@ -124,15 +124,14 @@ public final class Optimize {
           + " so its condition may only use the partition columns " + partitionColumns + ".");
     }
     where.bind(snapshot.schema());
-    Optional<RowOrdering> ordering = orderMode == null ? Optional.empty()
-        : Optional.of(RowOrdering.of(orderMode, orderColumns, snapshot.schema(), partitionColumns));
+    Optional<RowOrdering> ordering = ordering(snapshot, partitionColumns);
     WriteOptions options = WriteOptions.DEFAULT.forTable(snapshot.metadata().configuration());
     if (targetFileSize.isPresent()) {
       options = options.withTargetFileSize(targetFileSize.getAsLong());
     }
     List<AddFile> candidates = context.prune(snapshot, where).stream()
         .filter(f -> onlyPartitions == null || onlyPartitions.contains(f.partitionValues())).toList();
-    CompactionPlan plan = CompactionPlan.of(candidates, options.targetFileSizeBytes(), ordering);
+    CompactionPlan plan = CompactionPlan.of(candidates, options.targetFileSizeBytes(), ordering, snapshot.schema());
     if (plan.isEmpty()) {
       return new Result(snapshot.version(), OptionalLong.empty(), 0, 0, 0, 0, 0);
     }
@@ -144,10 +143,20 @@ public final class Optimize {
     long addedBytes = added.stream().mapToLong(f -> f.add().size()).sum();
     Map<String, String> metrics = OptimisticTransaction.metrics("numRemovedFiles", plan.numFiles(),
         "numAddedFiles", added.size(), "numRemovedBytes", removedBytes, "numAddedBytes", addedBytes,
-        "numPartitionsOptimized", plan.groups().size());
+        "numPartitionsOptimized", plan.numPartitions());
     long version = txn.commit(OPERATION, parameters(ordering), metrics);
     return new Result(snapshot.version(), OptionalLong.of(version), plan.numFiles(), added.size(), removedBytes,
-        addedBytes, plan.groups().size());
+        addedBytes, plan.numPartitions());
+  }
+
+  /** The ordering asked for; else, unless auto-compacting, the table's clustering columns (as liquid clustering). */
+  private Optional<RowOrdering> ordering(SnapshotState snapshot, List<String> partitionColumns) {
+    if (orderMode != null) {
+      return Optional.of(RowOrdering.of(orderMode, orderColumns, snapshot.schema(), partitionColumns));
+    }
+    List<String> clustering = RowOrdering.clusteringColumns(snapshot.metadata().configuration());
+    return auto || clustering.isEmpty() ? Optional.empty()
+        : Optional.of(RowOrdering.of(RowOrdering.Mode.CLUSTER, clustering, snapshot.schema(), partitionColumns));
   }
 
   private List<NewFile> rewrite(SnapshotState snapshot, CompactionPlan plan, Optional<RowOrdering> ordering,
@@ -170,8 +179,12 @@ public final class Optimize {
             }
           }
         }
-        // An ordering needs the partition's rows together; bin-packing streams them.
-        ordering.ifPresent(o -> o.sort(buffered).forEach(writer::write));
+        // An ordering needs the group's rows together; bin-packing streams them. A group's files are its own, so
+        // that the groups of a clustering (disjoint key ranges) never share a file.
+        ordering.ifPresent(o -> {
+          o.sort(buffered).forEach(writer::write);
+          writer.roll();
+        });
       }
       written = writer.finish();
     } catch (RuntimeException e) {

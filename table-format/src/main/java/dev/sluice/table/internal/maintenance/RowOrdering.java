@@ -19,6 +19,13 @@ public final class RowOrdering {
   /** The kind of ordering; its name goes into the file tag that makes a second run skip ordered files. */
   public enum Mode { ZORDER, CLUSTER }
 
+  /**
+   * The table property naming the columns a plain OPTIMIZE clusters by (comma-separated, the first major), as
+   * {@code CLUSTER BY} on a Delta table with liquid clustering does; a Sluice property, since Delta keeps its
+   * clustering columns in a domain metadata action that Sluice does not write.
+   */
+  public static final String CLUSTERING_COLUMNS_PROPERTY = "sluice.clusteringColumns";
+
   private final Mode mode;
   private final List<String> columns;
   private final int[] indexes;
@@ -52,6 +59,15 @@ public final class RowOrdering {
       indexes[i] = idx;
     }
     return new RowOrdering(mode, columns, indexes);
+  }
+
+  /** The columns of {@link #CLUSTERING_COLUMNS_PROPERTY} in {@code configuration} (none when unset). */
+  public static List<String> clusteringColumns(java.util.Map<String, String> configuration) {
+    String raw = configuration.get(CLUSTERING_COLUMNS_PROPERTY);
+    if (raw == null || raw.isBlank()) {
+      return List.of();
+    }
+    return Arrays.stream(raw.split(",")).map(String::trim).filter(c -> !c.isEmpty()).toList();
   }
 
   private static String verb(Mode mode) {
@@ -91,10 +107,14 @@ public final class RowOrdering {
   }
 
   private Comparator<Row> lexicographic() {
-    Comparator<Row> c = null;
+    return byColumns(indexes);
+  }
+
+  /** Rows in the order of the values at {@code indexes}, the first one major (nulls first), as CLUSTER BY sorts. */
+  public static Comparator<Row> byColumns(int[] indexes) {
+    Comparator<Row> c = (a, b) -> 0;
     for (int idx : indexes) {
-      Comparator<Row> next = (a, b) -> compareValues(a.get(idx), b.get(idx));
-      c = c == null ? next : c.thenComparing(next);
+      c = c.thenComparing((a, b) -> compareValues(a.get(idx), b.get(idx)));
     }
     return c;
   }
@@ -146,7 +166,7 @@ public final class RowOrdering {
 
   /** Nulls first; values of one column share one Java class, so their natural order is the column's order. */
   @SuppressWarnings({"unchecked", "rawtypes"})
-  static int compareValues(Object a, Object b) {
+  public static int compareValues(Object a, Object b) {
     if (a == null || b == null) {
       return a == null ? (b == null ? 0 : -1) : 1;
     }
