@@ -160,6 +160,34 @@ class MergeClusteringTest {
     assertThat(addedDataFiles(table, r.version())).isEqualTo(1);
   }
 
+  @org.junit.jupiter.api.Test
+  void clusteringSortsInSpilledRunsWhenTheRowsExceedTheSortBuffer() {
+    Table table = Table.forPath(new LocalObjectStore(dir), "t");
+    table.create(Orders.SCHEMA).property("delta.targetFileSize", "8kb").clusterBy("id").commit();
+    // Appends keep the rows' arrival order: every file spans the whole key range.
+    List<Row> shuffled = Orders.range(0, BATCHES * BATCH_ROWS);
+    Collections.shuffle(shuffled, new Random(5));
+    for (int b = 0; b < BATCHES; b++) {
+      table.newAppend().rows(shuffled.subList(b * BATCH_ROWS, (b + 1) * BATCH_ROWS)).commit();
+    }
+    assertThat(overlaps(ranges(table))).isPositive();
+    List<Row> before = TableWriteTest.rows(table);
+    Optimize optimize = table.optimize().sortBufferRows(500);
+
+    optimize.execute();
+
+    assertThat(optimize.spilledRuns()).isEqualTo(BATCHES * BATCH_ROWS / 500);
+    assertThat(overlaps(ranges(table))).isZero();
+    assertThat(TableWriteTest.rows(table)).containsExactlyInAnyOrderElementsOf(before);
+    List<String> ids = new ArrayList<>();
+    java.util.Map<String, String> minOf = ranges(table).stream().collect(Collectors.toMap(Range::path, Range::min));
+    for (DataFile f : table.latestSnapshot().files().stream()
+        .sorted(Comparator.comparing(f -> minOf.get(f.logPath()))).toList()) {
+      table.latestSnapshot().rowsOf(f).forEachRemaining(r -> ids.add((String) r.get(0)));
+    }
+    assertThat(ids).isSorted().hasSize(BATCHES * BATCH_ROWS);
+  }
+
   /** How many neighbouring files (by min key) have overlapping key ranges. */
   private static int overlaps(List<Range> ranges) {
     List<Range> sorted = new ArrayList<>(ranges);

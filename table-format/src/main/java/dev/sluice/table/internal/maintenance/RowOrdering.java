@@ -87,6 +87,19 @@ public final class RowOrdering {
     return mode.name().toLowerCase(Locale.ROOT) + ":" + columns;
   }
 
+  /**
+   * Whether this order compares two rows on their own (clustering, or a Z-order over one column), so that rows can
+   * be sorted in spilled runs ({@link SpillingSort}); a Z-order over several columns ranks every row among all.
+   */
+  public boolean comparesRows() {
+    return mode == Mode.CLUSTER || indexes.length == 1;
+  }
+
+  /** The order of {@link #comparesRows} orderings. */
+  public Comparator<Row> comparator() {
+    return lexicographic();
+  }
+
   /** Returns {@code rows} in this order (the list is sorted in place). */
   public List<Row> sort(List<Row> rows) {
     if (mode == Mode.CLUSTER || indexes.length == 1) {
