@@ -346,8 +346,7 @@ public final class Merge extends WriteOperation<Merge> {
           writer.change(c.row(), c.type());
         }
       }
-      updated.sort(RowOrdering.byColumns(targetKeys));
-      updated.forEach(writer::write);
+      inKeyOrder(updated, targetKeys).forEach(writer::write);
       return writer.close();
     }
 
@@ -500,7 +499,7 @@ public final class Merge extends WriteOperation<Merge> {
         return List.of();
       }
       // In key order, so each share (a contiguous run of keys) rolls into files with narrow, disjoint key ranges.
-      unmatched.sort(RowOrdering.byColumns(SourceIndex.positions(sourceSchema, keys, "source")));
+      unmatched = inKeyOrder(unmatched, SourceIndex.positions(sourceSchema, keys, "source"));
       int shares = unmatched.size() >= PARALLEL_INSERT_ROWS ? Parallel.THREADS : 1;
       int per = (unmatched.size() + shares - 1) / shares;
       List<Callable<RewriteFiles.Written>> tasks = new ArrayList<>();
@@ -548,6 +547,21 @@ public final class Merge extends WriteOperation<Merge> {
       }
     }
     return Row.of(out);
+  }
+
+  /**
+   * {@code rows} sorted by the key columns at {@code positions}; as they are if their values don't compare (e.g. a
+   * source holding an Integer and a String in one key column): the order only helps later pruning, it must never
+   * fail the MERGE.
+   */
+  private static List<Row> inKeyOrder(List<Row> rows, int[] positions) {
+    List<Row> sorted = new ArrayList<>(rows);
+    try {
+      sorted.sort(RowOrdering.byColumns(positions));
+      return sorted;
+    } catch (RuntimeException incomparable) {
+      return rows;
+    }
   }
 
   /** Whether source rows already are in table column order (the usual case: no copy per row). */
