@@ -42,6 +42,15 @@ public final class CreateTable {
     return this;
   }
 
+  /**
+   * Columns a plain {@link Table#optimize()} clusters the rows by (the first major): property
+   * {@code sluice.clusteringColumns}. A keyed table clustered by its merge key keeps the files a MERGE touches few.
+   */
+  public CreateTable clusterBy(String... columns) {
+    return property(dev.sluice.table.internal.maintenance.RowOrdering.CLUSTERING_COLUMNS_PROPERTY,
+        String.join(",", columns));
+  }
+
   /** A table property ({@code metaData.configuration}), e.g. {@code delta.appendOnly=true}. */
   public CreateTable property(String key, String value) {
     properties.put(key, value);

@@ -6,6 +6,7 @@ import dev.sluice.table.expressions.Predicate;
 import dev.sluice.table.internal.IndexedRow;
 import dev.sluice.table.internal.TableContext;
 import dev.sluice.table.internal.actions.AddFile;
+import dev.sluice.table.internal.maintenance.RowOrdering;
 import dev.sluice.table.internal.merge.MergeKey;
 import dev.sluice.table.internal.merge.Parallel;
 import dev.sluice.table.internal.merge.SourceIndex;
@@ -35,6 +36,12 @@ import java.util.stream.LongStream;
  * holds; unmatched source rows are inserted. Only files that may hold a source key (by partition
  * values and min/max stats) are read, and only files with a changed row are rewritten. With the
  * change data feed on, pre/post images, deletes and inserts go to {@code _change_data}.
+ *
+ * <p>Written rows keep the key ranges of the files narrow, so that a later MERGE's pruning by min/max isolates the
+ * few files an increment touches: a rewritten file keeps its rows' order, the updated rows of DV-marked files and
+ * the inserted source rows are written sorted by the merge keys, and all roll into new files at the target file
+ * size ({@code delta.targetFileSize}, default 128 MiB). Rows of {@link #insertAbsent} keep their arrival order (they
+ * are streamed, never held). {@link Optimize#clusterBy} brings the files back to disjoint key ranges over time.
  *
  * <p>The source is held in memory (a micro-batch), so a conflict can re-run the MERGE on a fresh snapshot.
  */
@@ -320,20 +327,26 @@ public final class Merge extends WriteOperation<Merge> {
       return out;
     }
 
-    /** The updated rows of the files marked with DVs, and their changes, in one writer (not a file per file). */
+    /**
+     * The updated rows of the files marked with DVs, and their changes, in one writer (not a file per file). The
+     * updated rows are written in key order (they are in memory already, as source rows), so that the files they
+     * roll into at the target size hold narrow key ranges.
+     */
     private RewriteFiles.Written writeChanged(List<FileResult> results) {
       RewriteFiles writer = newWriter(changeFeed);
+      List<Row> updated = new ArrayList<>();
       for (FileResult r : results) {
         if (r.marked == null) {
           continue;
         }
         for (Changed c : r.marked.changes()) {
           if (c.type().equals(ChangeDataWriter.UPDATE_POSTIMAGE)) {
-            writer.write(c.row());
+            updated.add(c.row());
           }
           writer.change(c.row(), c.type());
         }
       }
+      inKeyOrder(updated, targetKeys).forEach(writer::write);
       return writer.close();
     }
 
@@ -485,6 +498,8 @@ public final class Merge extends WriteOperation<Merge> {
       if (unmatched.isEmpty()) {
         return List.of();
       }
+      // In key order, so each share (a contiguous run of keys) rolls into files with narrow, disjoint key ranges.
+      unmatched = inKeyOrder(unmatched, SourceIndex.positions(sourceSchema, keys, "source"));
       int shares = unmatched.size() >= PARALLEL_INSERT_ROWS ? Parallel.THREADS : 1;
       int per = (unmatched.size() + shares - 1) / shares;
       List<Callable<RewriteFiles.Written>> tasks = new ArrayList<>();
@@ -532,6 +547,21 @@ public final class Merge extends WriteOperation<Merge> {
       }
     }
     return Row.of(out);
+  }
+
+  /**
+   * {@code rows} sorted by the key columns at {@code positions}; as they are if their values don't compare (e.g. a
+   * source holding an Integer and a String in one key column): the order only helps later pruning, it must never
+   * fail the MERGE.
+   */
+  private static List<Row> inKeyOrder(List<Row> rows, int[] positions) {
+    List<Row> sorted = new ArrayList<>(rows);
+    try {
+      sorted.sort(RowOrdering.byColumns(positions));
+      return sorted;
+    } catch (RuntimeException incomparable) {
+      return rows;
+    }
   }
 
   /** Whether source rows already are in table column order (the usual case: no copy per row). */

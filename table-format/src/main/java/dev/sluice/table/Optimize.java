@@ -9,6 +9,7 @@ import dev.sluice.table.internal.TableContext;
 import dev.sluice.table.internal.actions.AddFile;
 import dev.sluice.table.internal.maintenance.CompactionPlan;
 import dev.sluice.table.internal.maintenance.RowOrdering;
+import dev.sluice.table.internal.maintenance.SpillingSort;
 import dev.sluice.table.internal.replay.SnapshotState;
 import dev.sluice.table.internal.txn.OptimisticTransaction;
 import dev.sluice.table.internal.write.NewFile;
@@ -27,6 +28,12 @@ import java.util.Set;
  * Compacts small data files into files of the target size (Delta's {@code OPTIMIZE}), optionally writing the rows
  * in Z-order ({@link #zOrderBy}) or clustered ({@link #clusterBy}) so that file statistics skip more files.
  *
+ * <p>A table with {@code sluice.clusteringColumns} (see {@link CreateTable#clusterBy}) is clustered by them when no
+ * order is named, as OPTIMIZE on a Delta table with liquid clustering is. Clustering rewrites the new files together
+ * with the clustered files whose key ranges they overlap, so the files keep disjoint key ranges over many
+ * increments; it sorts with bounded memory, spilling sorted runs to local disk. A Z-order over several columns
+ * ranks rows among all of a partition's, in memory.
+ *
  * <p>The commit has {@code dataChange=false} on every action: the rows stay the same, so streams reading the table
  * and the change data feed skip it. Only files below the target size are rewritten (Z-order and clustering: only
  * files not yet in that order), so running it again finds nothing to do. A concurrent append never conflicts with
@@ -44,6 +51,9 @@ public final class Optimize {
   private Set<Map<String, String>> onlyPartitions;
   private boolean auto;
   private int retries;
+  private int sortBufferRows = SpillingSort.DEFAULT_BUFFER_ROWS;
+  // Of the last attempt; for tests.
+  private int spilledRuns;
 
   Optimize(TableContext context) {
     this.context = context;
@@ -96,6 +106,17 @@ public final class Optimize {
     return this;
   }
 
+  /** How many rows a clustering sort holds in the heap before it spills a sorted run to disk (tests lower it). */
+  Optimize sortBufferRows(int rows) {
+    this.sortBufferRows = rows;
+    return this;
+  }
+
+  /** The sorted runs the last clustering spilled to disk. */
+  int spilledRuns() {
+    return spilledRuns;
+  }
+
   /** Auto-compaction: only these partitions, recorded as {@code auto=true}. */
   Optimize auto(Set<Map<String, String>> partitions) {
     this.onlyPartitions = partitions;
@@ -116,6 +137,7 @@ public final class Optimize {
   }
 
   private Result attempt() {
+    spilledRuns = 0;
     SnapshotState snapshot = context.latestState();
     List<String> partitionColumns = snapshot.metadata().partitionColumns();
     if (!where.referencesOnly(partitionColumns)) {
@@ -124,15 +146,14 @@ public final class Optimize {
           + " so its condition may only use the partition columns " + partitionColumns + ".");
     }
     where.bind(snapshot.schema());
-    Optional<RowOrdering> ordering = orderMode == null ? Optional.empty()
-        : Optional.of(RowOrdering.of(orderMode, orderColumns, snapshot.schema(), partitionColumns));
+    Optional<RowOrdering> ordering = ordering(snapshot, partitionColumns);
     WriteOptions options = WriteOptions.DEFAULT.forTable(snapshot.metadata().configuration());
     if (targetFileSize.isPresent()) {
       options = options.withTargetFileSize(targetFileSize.getAsLong());
     }
     List<AddFile> candidates = context.prune(snapshot, where).stream()
         .filter(f -> onlyPartitions == null || onlyPartitions.contains(f.partitionValues())).toList();
-    CompactionPlan plan = CompactionPlan.of(candidates, options.targetFileSizeBytes(), ordering);
+    CompactionPlan plan = CompactionPlan.of(candidates, options.targetFileSizeBytes(), ordering, snapshot.schema());
     if (plan.isEmpty()) {
       return new Result(snapshot.version(), OptionalLong.empty(), 0, 0, 0, 0, 0);
     }
@@ -144,10 +165,20 @@ public final class Optimize {
     long addedBytes = added.stream().mapToLong(f -> f.add().size()).sum();
     Map<String, String> metrics = OptimisticTransaction.metrics("numRemovedFiles", plan.numFiles(),
         "numAddedFiles", added.size(), "numRemovedBytes", removedBytes, "numAddedBytes", addedBytes,
-        "numPartitionsOptimized", plan.groups().size());
+        "numPartitionsOptimized", plan.numPartitions());
     long version = txn.commit(OPERATION, parameters(ordering), metrics);
     return new Result(snapshot.version(), OptionalLong.of(version), plan.numFiles(), added.size(), removedBytes,
-        addedBytes, plan.groups().size());
+        addedBytes, plan.numPartitions());
+  }
+
+  /** The ordering asked for; else, unless auto-compacting, the table's clustering columns (as liquid clustering). */
+  private Optional<RowOrdering> ordering(SnapshotState snapshot, List<String> partitionColumns) {
+    if (orderMode != null) {
+      return Optional.of(RowOrdering.of(orderMode, orderColumns, snapshot.schema(), partitionColumns));
+    }
+    List<String> clustering = RowOrdering.clusteringColumns(snapshot.metadata().configuration());
+    return auto || clustering.isEmpty() ? Optional.empty()
+        : Optional.of(RowOrdering.of(RowOrdering.Mode.CLUSTER, clustering, snapshot.schema(), partitionColumns));
   }
 
   private List<NewFile> rewrite(SnapshotState snapshot, CompactionPlan plan, Optional<RowOrdering> ordering,
@@ -158,6 +189,10 @@ public final class Optimize {
     try {
       long now = context.clock().millis();
       for (CompactionPlan.Group group : plan.groups()) {
+        if (ordering.isPresent() && ordering.get().comparesRows()) {
+          sortGroup(snapshot, group, ordering.get(), writer, txn, now);
+          continue;
+        }
         List<Row> buffered = new ArrayList<>();
         for (AddFile file : group.files()) {
           txn.readFile(file);
@@ -170,8 +205,12 @@ public final class Optimize {
             }
           }
         }
-        // An ordering needs the partition's rows together; bin-packing streams them.
-        ordering.ifPresent(o -> o.sort(buffered).forEach(writer::write));
+        // A multi-column Z-order ranks each row among all of the group's, so it needs them in memory together;
+        // bin-packing streams them. A group's files are its own.
+        ordering.ifPresent(o -> {
+          o.sort(buffered).forEach(writer::write);
+          writer.roll();
+        });
       }
       written = writer.finish();
     } catch (RuntimeException e) {
@@ -188,6 +227,28 @@ public final class Optimize {
       out.add(new NewFile(add, f.key(), f.numRecords()));
     }
     return out;
+  }
+
+  /**
+   * Writes a group's rows sorted, holding at most {@link #sortBufferRows} of them in the heap (the rest spill to
+   * sorted runs on local disk), into files of its own: the groups of a clustering hold disjoint key ranges.
+   */
+  private void sortGroup(SnapshotState snapshot, CompactionPlan.Group group, RowOrdering ordering, TableWriter writer,
+      OptimisticTransaction txn, long now) {
+    try (SpillingSort sort = new SpillingSort(snapshot.schema(), ordering.comparator(), sortBufferRows)) {
+      for (AddFile file : group.files()) {
+        txn.readFile(file);
+        txn.remove(file.toRemove(now, false /* dataChange */));
+        try (CloseableIterator<Row> rows = context.readRows(snapshot, file, snapshot.schema())) {
+          rows.forEachRemaining(sort::add);
+        }
+      }
+      spilledRuns += sort.spilledRuns();
+      try (CloseableIterator<Row> sorted = sort.sorted()) {
+        sorted.forEachRemaining(writer::write);
+      }
+    }
+    writer.roll();
   }
 
   private Map<String, String> parameters(Optional<RowOrdering> ordering) {

@@ -226,7 +226,8 @@ class OptimizeTest {
     assertThat(table.history(1).get(0).operationParameters()).containsEntry("clusterBy", "[\"x\"]");
     table.newAppend().rows(List.of(Row.of(9999L, 1L, 1L))).commit();
     assertThat(table.optimize().clusterBy("x").targetFileSize(4 * 1024).execute().filesRemoved())
-        .as("only the new, unordered file is rewritten").isEqualTo(1);
+        .as("only the new file and the clustered file whose x range holds its x = 1 are rewritten").isEqualTo(2);
+    assertThat(filesRead(Predicate.eq("x", 1L))).isEqualTo(1);
   }
 
   @Test

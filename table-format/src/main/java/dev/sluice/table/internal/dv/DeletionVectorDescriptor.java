@@ -32,6 +32,21 @@ public record DeletionVectorDescriptor(String storageType, String pathOrInlineDv
     return n.toString();
   }
 
+  /**
+   * The JSON of an {@code i} descriptor: {@code serialized} (the {@link DeletedRows#serialize} form of {@code rows},
+   * without the size and checksum a DV file frames it with) Z85-encoded in the log itself, zero-padded to a multiple
+   * of 4 bytes; {@code sizeInBytes} is the unpadded length.
+   */
+  public static String inlineJson(byte[] serialized, DeletedRows rows) {
+    var n = MAPPER.createObjectNode();
+    n.put("storageType", "i");
+    n.put("pathOrInlineDv", Z85.encode(serialized));
+    n.put("sizeInBytes", serialized.length);
+    n.put("cardinality", rows.cardinality());
+    n.put("maxRowIndex", rows.maxRowIndex());
+    return n.toString();
+  }
+
   /** Reads the descriptor's JSON as kept in the log (or a checkpoint's struct rendered as JSON). */
   public static DeletionVectorDescriptor parse(String json, String file) {
     try {

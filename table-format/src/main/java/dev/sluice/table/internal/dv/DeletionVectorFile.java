@@ -25,7 +25,11 @@ public final class DeletionVectorFile {
 
   /** Appends {@code rows}; returns the {@code deletionVector} descriptor JSON that points at them. */
   public String add(DeletedRows rows) {
-    byte[] data = rows.serialize();
+    return add(rows, rows.serialize());
+  }
+
+  /** Appends {@code rows}, already serialised as {@code data}. */
+  public String add(DeletedRows rows, byte[] data) {
     int offset = bytes.size();
     CRC32 crc = new CRC32();
     crc.update(data);

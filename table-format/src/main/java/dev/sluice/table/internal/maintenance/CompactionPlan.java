@@ -1,6 +1,7 @@
 package dev.sluice.table.internal.maintenance;
 
 import dev.sluice.table.internal.actions.AddFile;
+import dev.sluice.table.types.StructType;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -16,8 +17,11 @@ import java.util.Optional;
  *   <li>bin-packing takes only files smaller than the target size, and only where a partition has at least two
  *       of them (one small file alone gains nothing) and not all of them were written by an OPTIMIZE (they carry
  *       {@link #ORDER_TAG}); the rewritten rows roll into files of the target size;
- *   <li>Z-order / clustering takes the files that don't carry the {@link #ORDER_TAG} of the same ordering
- *       (files it wrote do), so new appends are ordered on the next run and ordered files are left alone.
+ *   <li>Z-order takes the files that don't carry the {@link #ORDER_TAG} of the same ordering (files it wrote do),
+ *       so new appends are ordered on the next run and ordered files are left alone;
+ *   <li>clustering takes those files too, plus the clustered files whose range of the first clustering column
+ *       overlaps theirs, one group per run of overlapping ranges ({@link ClusterRanges}): after the rewrite the
+ *       partition's files hold disjoint key ranges again, and clustered files outside the new files' ranges stay.
  * </ul>
  *
  * Files with deletion vectors are always picked (whatever their size, even alone): the rewrite leaves their deleted
@@ -47,12 +51,16 @@ public final class CompactionPlan {
   }
 
   /** The plan over {@code candidates} (files already pruned to the OPTIMIZE's partitions). */
-  public static CompactionPlan of(Collection<AddFile> candidates, long targetFileSize, Optional<RowOrdering> ordering) {
+  public static CompactionPlan of(Collection<AddFile> candidates, long targetFileSize, Optional<RowOrdering> ordering,
+      StructType schema) {
+    java.util.function.Predicate<AddFile> pick = f -> f.deletionVectorJson() != null
+        || (ordering.isPresent() ? !ordering.get().tag().equals(tag(f)) : f.size() < targetFileSize);
+    if (ordering.isPresent() && ordering.get().mode() == RowOrdering.Mode.CLUSTER) {
+      return clustering(candidates, pick, ordering.get().columns().get(0), schema);
+    }
     Map<Map<String, String>, List<AddFile>> byPartition = new LinkedHashMap<>();
     for (AddFile f : candidates) {
-      boolean pick = f.deletionVectorJson() != null
-          || (ordering.isPresent() ? !ordering.get().tag().equals(tag(f)) : f.size() < targetFileSize);
-      if (pick) {
+      if (pick.test(f)) {
         byPartition.computeIfAbsent(f.partitionValues(), k -> new ArrayList<>()).add(f);
       }
     }
@@ -70,6 +78,26 @@ public final class CompactionPlan {
       groups.add(new Group(e.getKey(), files));
     }
     return new CompactionPlan(groups);
+  }
+
+  private static CompactionPlan clustering(Collection<AddFile> candidates, java.util.function.Predicate<AddFile> pick,
+      String column, StructType schema) {
+    Map<Map<String, String>, List<AddFile>> byPartition = new LinkedHashMap<>();
+    for (AddFile f : candidates) {
+      byPartition.computeIfAbsent(f.partitionValues(), k -> new ArrayList<>()).add(f);
+    }
+    List<Group> groups = new ArrayList<>();
+    byPartition.forEach((partition, files) -> {
+      for (List<AddFile> run : ClusterRanges.runs(files, pick, column, schema)) {
+        groups.add(new Group(partition, run));
+      }
+    });
+    return new CompactionPlan(groups);
+  }
+
+  /** How many partitions have files to rewrite. */
+  public int numPartitions() {
+    return (int) groups.stream().map(Group::partitionValues).distinct().count();
   }
 
   /** How many files of one partition are below {@code targetFileSize} (auto-compaction's trigger). */

@@ -19,6 +19,13 @@ public final class RowOrdering {
   /** The kind of ordering; its name goes into the file tag that makes a second run skip ordered files. */
   public enum Mode { ZORDER, CLUSTER }
 
+  /**
+   * The table property naming the columns a plain OPTIMIZE clusters by (comma-separated, the first major), as
+   * {@code CLUSTER BY} on a Delta table with liquid clustering does; a Sluice property, since Delta keeps its
+   * clustering columns in a domain metadata action that Sluice does not write.
+   */
+  public static final String CLUSTERING_COLUMNS_PROPERTY = "sluice.clusteringColumns";
+
   private final Mode mode;
   private final List<String> columns;
   private final int[] indexes;
@@ -54,6 +61,15 @@ public final class RowOrdering {
     return new RowOrdering(mode, columns, indexes);
   }
 
+  /** The columns of {@link #CLUSTERING_COLUMNS_PROPERTY} in {@code configuration} (none when unset). */
+  public static List<String> clusteringColumns(java.util.Map<String, String> configuration) {
+    String raw = configuration.get(CLUSTERING_COLUMNS_PROPERTY);
+    if (raw == null || raw.isBlank()) {
+      return List.of();
+    }
+    return Arrays.stream(raw.split(",")).map(String::trim).filter(c -> !c.isEmpty()).toList();
+  }
+
   private static String verb(Mode mode) {
     return mode == Mode.ZORDER ? "Z-order by" : "cluster by";
   }
@@ -69,6 +85,19 @@ public final class RowOrdering {
   /** The tag value files written in this order carry, e.g. {@code zorder:[a, b]}. */
   public String tag() {
     return mode.name().toLowerCase(Locale.ROOT) + ":" + columns;
+  }
+
+  /**
+   * Whether this order compares two rows on their own (clustering, or a Z-order over one column), so that rows can
+   * be sorted in spilled runs ({@link SpillingSort}); a Z-order over several columns ranks every row among all.
+   */
+  public boolean comparesRows() {
+    return mode == Mode.CLUSTER || indexes.length == 1;
+  }
+
+  /** The order of {@link #comparesRows} orderings. */
+  public Comparator<Row> comparator() {
+    return lexicographic();
   }
 
   /** Returns {@code rows} in this order (the list is sorted in place). */
@@ -91,10 +120,14 @@ public final class RowOrdering {
   }
 
   private Comparator<Row> lexicographic() {
-    Comparator<Row> c = null;
+    return byColumns(indexes);
+  }
+
+  /** Rows in the order of the values at {@code indexes}, the first one major (nulls first), as CLUSTER BY sorts. */
+  public static Comparator<Row> byColumns(int[] indexes) {
+    Comparator<Row> c = (a, b) -> 0;
     for (int idx : indexes) {
-      Comparator<Row> next = (a, b) -> compareValues(a.get(idx), b.get(idx));
-      c = c == null ? next : c.thenComparing(next);
+      c = c.thenComparing((a, b) -> compareValues(a.get(idx), b.get(idx)));
     }
     return c;
   }
@@ -146,7 +179,7 @@ public final class RowOrdering {
 
   /** Nulls first; values of one column share one Java class, so their natural order is the column's order. */
   @SuppressWarnings({"unchecked", "rawtypes"})
-  static int compareValues(Object a, Object b) {
+  public static int compareValues(Object a, Object b) {
     if (a == null || b == null) {
       return a == null ? (b == null ? 0 : -1) : 1;
     }

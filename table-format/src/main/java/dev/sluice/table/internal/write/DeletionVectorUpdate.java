@@ -7,11 +7,14 @@ import dev.sluice.table.internal.actions.AddFile;
 import dev.sluice.table.internal.actions.Metadata;
 import dev.sluice.table.internal.actions.Protocol;
 import dev.sluice.table.internal.dv.DeletedRows;
+import dev.sluice.table.internal.dv.DeletionVectorDescriptor;
 import dev.sluice.table.internal.dv.DeletionVectorFile;
 import dev.sluice.table.internal.txn.OptimisticTransaction;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Rows an operation (DELETE, UPDATE, MERGE) deletes from data files it keeps, marked in deletion vectors instead
@@ -19,10 +22,20 @@ import java.util.List;
  * the newly deleted rows; all DVs of one commit share one DV file. A file left without any row is simply removed.
  * The re-added file keeps its stats with {@code numRecords} the physical row count (the protocol demands it with
  * DVs) and {@code tightBounds=false}: its min/max still bound the remaining rows, but are no longer tight.
+ *
+ * <p>With table property {@value #INLINE_MAX_BYTES_PROPERTY} set to a size, a DV whose serialised bitmap is at most
+ * that many bytes goes inline into the log action instead ({@code storageType: i}, Z85), so that reading the file
+ * needs no second object; 64 bytes holds a few dozen scattered rows, or runs of them, and keeps log lines (and the
+ * checkpoints that repeat them) short. Off by default: Delta Kernel 4.0.0 compares {@code storageType} by reference
+ * ({@code == "i"}), so it takes every inline DV it parses for a path and fails the read (see InlineDeletionVectorKernelIT).
  */
 public final class DeletionVectorUpdate {
   public static final String PROPERTY = "delta.enableDeletionVectors";
+  /** The table property with the largest serialised DV (bytes) kept inline in the log. */
+  public static final String INLINE_MAX_BYTES_PROPERTY = "sluice.deletionVectors.inlineMaxBytes";
+  public static final int DEFAULT_INLINE_MAX_BYTES = 0;
   private static final ObjectMapper MAPPER = new ObjectMapper();
+  private static final Logger LOG = LoggerFactory.getLogger(DeletionVectorUpdate.class);
 
   private final TableContext context;
   private final List<Pending> pending = new ArrayList<>();
@@ -62,6 +75,7 @@ public final class DeletionVectorUpdate {
   /** Writes the commit's DV file and adds the files' removes and re-adds to {@code txn}. */
   public Counts addTo(OptimisticTransaction txn, long now) {
     DeletionVectorFile dvFile = new DeletionVectorFile();
+    int inlineMax = inlineMaxBytes(txn.metadata());
     List<AddFile> reAdded = new ArrayList<>();
     int dvsRemoved = 0;
     int filesRemoved = 0;
@@ -78,7 +92,9 @@ public final class DeletionVectorUpdate {
         bytesRemoved += p.file.size();
         continue;
       }
-      String dv = dvFile.add(all);
+      byte[] serialized = all.serialize();
+      String dv = serialized.length <= inlineMax ? DeletionVectorDescriptor.inlineJson(serialized, all)
+          : dvFile.add(all, serialized);
       reAdded.add(new AddFile(p.file.path(), p.file.partitionValues(), p.file.size(), p.file.modificationTime(),
           true /* dataChange */, wideStats(p.file.stats(), p.physicalRows), p.file.tags(), dv));
     }
@@ -91,6 +107,21 @@ public final class DeletionVectorUpdate {
     }
     reAdded.forEach(txn::reAdd);
     return new Counts(reAdded.size(), dvsRemoved, filesRemoved, bytesRemoved, bytes);
+  }
+
+  /** The inline limit of a table; a value that is not a size keeps the default and is logged, never failing a write. */
+  static int inlineMaxBytes(Metadata metadata) {
+    String raw = metadata.configuration().get(INLINE_MAX_BYTES_PROPERTY);
+    if (raw == null) {
+      return DEFAULT_INLINE_MAX_BYTES;
+    }
+    try {
+      return Math.max(0, Integer.parseInt(raw.trim()));
+    } catch (NumberFormatException e) {
+      LOG.warn("Table property {}='{}' is not a number of bytes, so every DV goes to a DV file. Set it to bytes"
+          + " (e.g. 64), or 0 to write every DV to a file.", INLINE_MAX_BYTES_PROPERTY, raw);
+      return DEFAULT_INLINE_MAX_BYTES;
+    }
   }
 
   /** The stats of a file with a DV: numRecords counts every row of the Parquet file, and bounds are wide. */

@@ -158,13 +158,18 @@ public final class TableWriter {
     return new NewFile(add, target.key, written.numRecords());
   }
 
-  /** Closes every open file and returns all files written. */
-  public List<NewFile> finish() {
+  /** Closes the open files: the next rows go to new files. */
+  public void roll() {
     for (Open o : open.values()) {
       done.add(close(o));
     }
     open.clear();
     unpartitioned = null;
+  }
+
+  /** Closes every open file and returns all files written. */
+  public List<NewFile> finish() {
+    roll();
     return List.copyOf(done);
   }
 

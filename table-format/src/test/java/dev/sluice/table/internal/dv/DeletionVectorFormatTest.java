@@ -30,6 +30,21 @@ class DeletionVectorFormatTest {
   }
 
   @Test
+  void anInlineDescriptorWeWriteParsesBackToItsRows() {
+    DeletedRows rows = DeletedRows.of(0, 7, 1L << 32);
+    byte[] data = rows.serialize();
+    DeletionVectorDescriptor dv = DeletionVectorDescriptor.parse(DeletionVectorDescriptor.inlineJson(data, rows), "f");
+    assertThat(dv.inline()).isTrue();
+    assertThat(dv.offset()).isNull();
+    assertThat(dv.sizeInBytes()).isEqualTo(data.length);
+    assertThat(dv.cardinality()).isEqualTo(3);
+    DeletedRows back = DeletedRows.deserialize(Z85.decode(dv.pathOrInlineDv(), dv.sizeInBytes()));
+    assertThat(back.contains(7)).isTrue();
+    assertThat(back.contains(1L << 32)).isTrue();
+    assertThat(back.cardinality()).isEqualTo(3);
+  }
+
+  @Test
   void rowIndexesAbove32BitsAndTheFileFramingRoundTrip() {
     byte[] data = DeletedRows.serialize(5, 1L << 33, (1L << 33) + 7);
     CRC32 crc = new CRC32();
