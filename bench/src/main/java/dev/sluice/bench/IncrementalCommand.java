@@ -33,7 +33,7 @@ import picocli.CommandLine.Option;
     description = "The +1% increment through the orders medallion, deletion vectors on and off; JSON out.")
 final class IncrementalCommand implements Callable<Integer> {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final String DV_LINE = "properties: {delta.enableDeletionVectors: \"true\"}";
+  private static final String DVS_ON = "delta.enableDeletionVectors: \"true\"";
 
   @Option(names = "--events", paramLabel = "N", description = "Initial order events (default ${DEFAULT-VALUE}).")
   long events = 2_000_000;
@@ -91,7 +91,10 @@ final class IncrementalCommand implements Callable<Integer> {
     copyAll(data.resolve("input"), input);
     String yaml = Files.readString(repo.resolve("examples/orders/pipelines.yaml"));
     if (!dvsOn) {
-      yaml = yaml.replace(DV_LINE, "");
+      if (!yaml.contains(DVS_ON)) {
+        throw new IllegalStateException("examples/orders/pipelines.yaml no longer sets " + DVS_ON + " on silver");
+      }
+      yaml = yaml.replace(DVS_ON, "delta.enableDeletionVectors: \"false\"");
     }
     Path config = dir.resolve("pipelines.yaml");
     Files.writeString(config, yaml);

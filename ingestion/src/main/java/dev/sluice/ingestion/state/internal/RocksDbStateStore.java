@@ -331,6 +331,7 @@ final class RocksDbStateStore implements StateStore {
   public void abort() {
     if (status == Status.OPEN || status == Status.FAILED) {
       closeIterators();
+      changelog.discard();
       provider.invalidate();
       if (status == Status.OPEN) {
         status = Status.ABORTED;

@@ -269,7 +269,7 @@ final class RocksDbStateStoreProvider implements StateStoreProvider {
    * Uploads {@code changelog} as {@code version}'s, and every {@code snapshotInterval} versions a snapshot; the
    * database already holds the batch's writes.
    */
-  CommitOutcome commit(long version, byte[] changelog, long keysNow) {
+  CommitOutcome commit(long version, StateFileContent changelog, long keysNow) {
     if (loadedVersion != version - 1) {
       throw new IllegalStateException("Committing state version " + version + " of " + folder()
           + " but the provider holds version " + loadedVersion + "; load the version again");
@@ -277,6 +277,7 @@ final class RocksDbStateStoreProvider implements StateStoreProvider {
     loadedVersion = -1; // until the changelog is durable, the local database is ahead of storage
     deleteAbandonedFiles(version);
     long start = System.nanoTime();
+    long changelogBytes = changelog.size();
     files.write(RocksDbFileNames.changelog(version), changelog);
     long changelogMs = (System.nanoTime() - start) / 1_000_000;
     loadedVersion = version;
@@ -291,7 +292,7 @@ final class RocksDbStateStoreProvider implements StateStoreProvider {
     metrics.put("rocksdbFilesCopied", 0L);
     metrics.put("rocksdbFilesReused", 0L);
     metrics.put("rocksdbBytesCopied", 0L);
-    metrics.put("rocksdbChangelogBytes", (long) changelog.length);
+    metrics.put("rocksdbChangelogBytes", changelogBytes);
     if (version % snapshotInterval == 0) {
       metrics.putAll(writeSnapshot(version, changelogMs));
     }

@@ -1,7 +1,6 @@
 package dev.sluice.ingestion.state.internal;
 
 import dev.sluice.table.data.Row;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -33,9 +32,9 @@ final class StateFileFormat {
     void remove(byte[] key);
   }
 
-  /** Builds one file in memory. */
+  /** Builds one file: in the heap while small, then in a local spill file (see {@link StateFileContent}). */
   static final class Writer {
-    private final ByteArrayOutputStream file = new ByteArrayOutputStream(4096);
+    private final StateFileContent file = new StateFileContent();
     private final OutputStream body;
     private final ByteWriter buf = new ByteWriter(FLUSH_AT + 4096);
     private final StructCodec keys;
@@ -45,11 +44,11 @@ final class StateFileFormat {
     Writer(byte kind, Compression compression, StructCodec keys, StructCodec values) {
       this.keys = keys;
       this.values = values;
-      file.writeBytes(MAGIC);
-      file.write(FORMAT_VERSION);
-      file.write(kind);
-      file.write(compression.id);
       try {
+        file.write(MAGIC);
+        file.write(FORMAT_VERSION);
+        file.write(kind);
+        file.write(compression.id);
         body = compression.compress(file);
       } catch (IOException e) {
         throw new IllegalStateException("Starting " + compression + " compression failed: " + e, e);
@@ -87,8 +86,8 @@ final class StateFileFormat {
       recordDone();
     }
 
-    /** The whole file; the writer must not be used afterwards. */
-    byte[] finish() {
+    /** The whole file, to write with {@link StateFileContent#writeTo}; the writer must not be used afterwards. */
+    StateFileContent finish() {
       buf.writeByte(TAG_END);
       buf.writeVarLong(records);
       try (OutputStream out = body) {
@@ -96,7 +95,12 @@ final class StateFileFormat {
       } catch (IOException e) {
         throw new IllegalStateException("Compressing a state file failed: " + e, e);
       }
-      return file.toByteArray();
+      return file;
+    }
+
+    /** Drops what was written (an aborted version's changelog). */
+    void discard() {
+      file.discard();
     }
 
     private void recordDone() {

@@ -59,8 +59,8 @@ final class StateFiles {
   }
 
   /** Writes or atomically replaces the file (a re-run version replaces its earlier attempt). */
-  void write(String name, byte[] bytes) {
-    folder.store().overwrite(key(name), bytes);
+  void write(String name, StateFileContent content) {
+    content.writeTo(folder.store(), key(name));
   }
 
   void deleteAll(Collection<String> names) {

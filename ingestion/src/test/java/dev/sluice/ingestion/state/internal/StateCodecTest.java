@@ -142,7 +142,7 @@ class StateCodecTest {
         w.put(Row.of(i, "k" + i), Row.of(new Object[ALL.size()]));
       }
       w.remove(Row.of(3L, "k3"));
-      byte[] file = w.finish();
+      byte[] file = w.finish().toByteArray();
 
       List<String> seen = new ArrayList<>();
       StateFileFormat.read(new ByteArrayInputStream(file), StateFileFormat.DELTA, keys, values,
