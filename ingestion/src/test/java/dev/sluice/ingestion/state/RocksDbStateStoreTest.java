@@ -159,6 +159,30 @@ class RocksDbStateStoreTest {
   }
 
   @Test
+  void aStateThatEvictsMostOfWhatItPutsIsSnapshottedBeforeItsChangelogsOutweighIt() throws IOException {
+    StateStoreProvider p = provider(100);
+    // like dedup under a watermark: each version puts 6,000 new keys and removes the previous version's
+    for (long v = 1; v <= 3; v++) {
+      StateStore s = p.load(v);
+      for (int i = 0; i < 6_000; i++) {
+        s.put(key("v" + v + "-" + i), value(v));
+        if (v > 1) {
+          s.remove(key("v" + (v - 1) + "-" + i));
+        }
+      }
+      s.commit();
+    }
+    assertThat(topFiles()).as("version 2's changelogs (18,000 records) outweigh the 6,000 keys: snapshot it although "
+        + "the interval is 100; version 3's 12,000 records since then outweigh them again")
+        .containsExactly("1.changelog", "2.changelog", "2.zip", "3.changelog", "3.zip");
+    StateStore restarted = provider(100).load(4);
+    assertThat(restarted.size()).isEqualTo(6_000);
+    assertThat(restarted.get(key("v3-17"))).isEqualTo(value(3));
+    assertThat(restarted.get(key("v2-17"))).isNull();
+    restarted.abort();
+  }
+
+  @Test
   void theSecondSnapshotReusesUnchangedSstFiles() throws IOException {
     StateStoreProvider p = provider(2);
     commit(p, 1, Map.of("a", 1L));

@@ -185,7 +185,7 @@ public final class InMemoryStateStoreProvider implements StateStoreProvider {
     cachedVersion = version;
     cachedBytes += bytesChange;
     recordsSinceSnapshot += changes.size();
-    if (version % snapshotInterval == 0 || replayOutweighsSnapshot()) {
+    if (SnapshotPolicy.snapshotDue(version, snapshotInterval, recordsSinceSnapshot, cached.size())) {
       writeSnapshot(version);
     }
     return new CommitOutcome(updated, changes.size() - updated, memoryEstimate());
@@ -207,16 +207,6 @@ public final class InMemoryStateStoreProvider implements StateStoreProvider {
       LOG.warn("Writing the state snapshot {} failed; the state stays rebuildable from the delta files: {}",
           files.uri(StateFileNames.snapshot(version)), e.toString());
     }
-  }
-
-  /**
-   * Whether the next start would read more delta records than the state holds: a state that evicts (dedup or windows
-   * under a watermark) puts and removes far more keys than it keeps, so replaying its deltas costs what its history
-   * did, while a snapshot costs only what it holds. Writing one then keeps a restart's cost bounded by the state's
-   * size, and a snapshot is never more than the deltas since the last one wrote.
-   */
-  private boolean replayOutweighsSnapshot() {
-    return recordsSinceSnapshot >= EARLY_SNAPSHOT_MIN_RECORDS && recordsSinceSnapshot > cached.size();
   }
 
   /** Files a crashed earlier run wrote for versions this run is about to write again. */
@@ -301,7 +291,4 @@ public final class InMemoryStateStoreProvider implements StateStoreProvider {
    * key, 88 estimated; the boxed-row map took 181).
    */
   static final long ENTRY_OVERHEAD = 48;
-
-  /** Below this many delta records a replay is cheap whatever the state's size; no early snapshot. */
-  static final long EARLY_SNAPSHOT_MIN_RECORDS = 10_000;
 }

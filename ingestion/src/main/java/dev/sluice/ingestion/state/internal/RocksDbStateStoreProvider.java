@@ -91,6 +91,8 @@ final class RocksDbStateStoreProvider implements StateStoreProvider {
   /** The version the local database holds; -1 when it must be rebuilt (never loaded, aborted, failed commit). */
   private long loadedVersion = -1;
   private long numKeys;
+  /** Changelog records a rebuild of the loaded version would replay after the newest snapshot. */
+  private long recordsSinceSnapshot;
   /** What storage held when the database was last rebuilt; null once the first commit after it cleaned up. */
   private StateFileListing listed;
   private RocksDbStateStore active;
@@ -278,6 +280,7 @@ final class RocksDbStateStoreProvider implements StateStoreProvider {
     deleteAbandonedFiles(version);
     long start = System.nanoTime();
     long changelogBytes = changelog.size();
+    recordsSinceSnapshot += changelog.records();
     files.write(RocksDbFileNames.changelog(version), changelog);
     long changelogMs = (System.nanoTime() - start) / 1_000_000;
     loadedVersion = version;
@@ -293,7 +296,7 @@ final class RocksDbStateStoreProvider implements StateStoreProvider {
     metrics.put("rocksdbFilesReused", 0L);
     metrics.put("rocksdbBytesCopied", 0L);
     metrics.put("rocksdbChangelogBytes", changelogBytes);
-    if (version % snapshotInterval == 0) {
+    if (SnapshotPolicy.snapshotDue(version, snapshotInterval, recordsSinceSnapshot, numKeys)) {
       metrics.putAll(writeSnapshot(version, changelogMs));
     }
     return new CommitOutcome(metrics);
@@ -314,6 +317,7 @@ final class RocksDbStateStoreProvider implements StateStoreProvider {
       }
       long t2 = System.nanoTime();
       RocksDbSnapshots.Upload upload = snapshots.upload(checkpoint, version, numKeys);
+      recordsSinceSnapshot = 0;
       long t3 = System.nanoTime();
       out.put("rocksdbCommitFlushLatency", (t1 - t0) / 1_000_000);
       out.put("rocksdbCommitCheckpointLatency", (t2 - t1) / 1_000_000);
@@ -387,6 +391,7 @@ final class RocksDbStateStoreProvider implements StateStoreProvider {
       files.read(RocksDbFileNames.changelog(v), StateFileFormat.DELTA, replay);
     }
     numKeys = replay.keys;
+    recordsSinceSnapshot = replay.records;
     loadedVersion = stateVersion;
     listed = listing;
   }
@@ -525,6 +530,7 @@ final class RocksDbStateStoreProvider implements StateStoreProvider {
   /** Applies changelog records to the database and its time index, keeping the key count. */
   private final class Replay implements StateFileFormat.Visitor {
     private long keys;
+    private long records;
 
     Replay(long keys) {
       this.keys = keys;
@@ -532,6 +538,7 @@ final class RocksDbStateStoreProvider implements StateStoreProvider {
 
     @Override
     public void put(byte[] key, byte[] value) {
+      records++;
       try {
         byte[] old = db.get(key);
         if (old == null) {
@@ -548,6 +555,7 @@ final class RocksDbStateStoreProvider implements StateStoreProvider {
 
     @Override
     public void remove(byte[] key) {
+      records++;
       try {
         byte[] old = db.get(key);
         if (old != null) {

@@ -23,6 +23,7 @@ final class StateFileContent extends OutputStream {
   private Path spill;
   private OutputStream disk;
   private long size;
+  private long records;
 
   @Override
   public void write(int b) throws IOException {
@@ -50,6 +51,15 @@ final class StateFileContent extends OutputStream {
 
   long size() {
     return size;
+  }
+
+  /** The number of put and remove records the file holds. */
+  long records() {
+    return records;
+  }
+
+  void records(long records) {
+    this.records = records;
   }
 
   /** Writes (or atomically replaces) {@code key} with these bytes, then frees them. */

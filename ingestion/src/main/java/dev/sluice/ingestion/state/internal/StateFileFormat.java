@@ -95,6 +95,7 @@ final class StateFileFormat {
       } catch (IOException e) {
         throw new IllegalStateException("Compressing a state file failed: " + e, e);
       }
+      file.records(records);
       return file;
     }
 
