@@ -185,9 +185,22 @@ class InMemoryStateStoreTest {
 
   @Test
   void aStateThatEvictsMostOfWhatItPutsIsSnapshottedBeforeItsDeltasOutweighIt() {
-    StateStoreProvider p = provider(100);
-    // like dedup under a watermark: each version puts 6,000 new keys and removes the previous version's
-    for (long v = 1; v <= 3; v++) {
+    commitEvictingVersions(provider(100), 3);
+    assertThat(files()).as("version 2's deltas (18,000 records) outweigh the 6,000 keys held: snapshot it although "
+        + "the interval is 100; version 3's 12,000 records since then outweigh them again")
+        .containsExactly("1.delta", "2.delta", "2.snapshot", "3.delta", "3.snapshot");
+    StateStore restarted = provider(100).load(4);
+    assertThat(restarted.size()).isEqualTo(6_000);
+    assertThat(restarted.get(key("v3-17"))).isEqualTo(value(3));
+    assertThat(restarted.get(key("v2-17"))).isNull();
+  }
+
+  /**
+   * Like dedup under a watermark: versions 1..{@code versions} each put 6,000 new keys ("v<version>-<i>", value the
+   * version) and remove the previous version's.
+   */
+  static void commitEvictingVersions(StateStoreProvider p, int versions) {
+    for (long v = 1; v <= versions; v++) {
       StateStore s = p.load(v);
       for (int i = 0; i < 6_000; i++) {
         s.put(key("v" + v + "-" + i), value(v));
@@ -197,13 +210,6 @@ class InMemoryStateStoreTest {
       }
       s.commit();
     }
-    assertThat(files()).as("version 2's deltas (18,000 records) outweigh the 6,000 keys held: snapshot it although "
-        + "the interval is 100; version 3's 12,000 records since then outweigh them again")
-        .containsExactly("1.delta", "2.delta", "2.snapshot", "3.delta", "3.snapshot");
-    StateStore restarted = provider(100).load(4);
-    assertThat(restarted.size()).isEqualTo(6_000);
-    assertThat(restarted.get(key("v3-17"))).isEqualTo(value(3));
-    assertThat(restarted.get(key("v2-17"))).isNull();
   }
 
   @Test

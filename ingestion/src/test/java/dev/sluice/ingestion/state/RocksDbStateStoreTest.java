@@ -2,6 +2,7 @@ package dev.sluice.ingestion.state;
 
 import static dev.sluice.ingestion.state.InMemoryStateStoreTest.SCHEMA;
 import static dev.sluice.ingestion.state.InMemoryStateStoreTest.commit;
+import static dev.sluice.ingestion.state.InMemoryStateStoreTest.commitEvictingVersions;
 import static dev.sluice.ingestion.state.InMemoryStateStoreTest.contents;
 import static dev.sluice.ingestion.state.InMemoryStateStoreTest.key;
 import static dev.sluice.ingestion.state.InMemoryStateStoreTest.value;
@@ -160,18 +161,7 @@ class RocksDbStateStoreTest {
 
   @Test
   void aStateThatEvictsMostOfWhatItPutsIsSnapshottedBeforeItsChangelogsOutweighIt() throws IOException {
-    StateStoreProvider p = provider(100);
-    // like dedup under a watermark: each version puts 6,000 new keys and removes the previous version's
-    for (long v = 1; v <= 3; v++) {
-      StateStore s = p.load(v);
-      for (int i = 0; i < 6_000; i++) {
-        s.put(key("v" + v + "-" + i), value(v));
-        if (v > 1) {
-          s.remove(key("v" + (v - 1) + "-" + i));
-        }
-      }
-      s.commit();
-    }
+    commitEvictingVersions(provider(100), 3);
     assertThat(topFiles()).as("version 2's changelogs (18,000 records) outweigh the 6,000 keys: snapshot it although "
         + "the interval is 100; version 3's 12,000 records since then outweigh them again")
         .containsExactly("1.changelog", "2.changelog", "2.zip", "3.changelog", "3.zip");
