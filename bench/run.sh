@@ -34,8 +34,8 @@ if ! built; then
 fi
 
 cd "$ROOT"
-# The launcher records its class-data-sharing archive on its first start after a build: do it here, so that no
-# measured run pays for it.
+# With SLUICE_CDS=on the launcher records its class-data-sharing archive on its first start after a build: do it
+# here, so that no measured run pays for it.
 "$ROOT/sluice" --version >/dev/null
 # shellcheck disable=SC2086  # BENCH_JAVA_OPTS holds several options
 exec java ${BENCH_JAVA_OPTS:-} -cp "$BENCH/target/classes:$(cat "$CLASSPATH_FILE")" dev.sluice.bench.Bench "$@"
