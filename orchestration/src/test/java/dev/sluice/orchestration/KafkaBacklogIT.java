@@ -41,20 +41,11 @@ class KafkaBacklogIT {
   @TempDir Path dir;
 
   private static String pipeline(String name, String servers, String topic) {
-    return "  - name: " + name + "\n"
-        + "    layer: bronze\n"
-        + "    source:\n"
-        + "      format: kafka\n"
-        + "      bootstrap_servers: " + servers + "\n"
-        + "      topics: [" + topic + "]\n"
-        + "      value_format: json\n"
-        + "      schema: [{name: id, type: long}]\n"
-        + "      max_offsets_per_trigger: 50\n"
-        + "    sink: {table: bronze/" + name + "}\n";
+    return KafkaBronzeYaml.pipeline(name, servers, topic, 50);
   }
 
   private String yaml(String... pipelines) {
-    return "warehouse: " + dir.resolve("warehouse").toUri() + "\npipelines:\n" + String.join("", pipelines);
+    return KafkaBronzeYaml.config(dir, pipelines);
   }
 
   private void send(String topic, int from, int to) {

@@ -3,6 +3,7 @@ package dev.sluice.orchestration.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.ingestion.KraftBroker;
+import dev.sluice.orchestration.KafkaBronzeYaml;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,18 +23,8 @@ class KafkaCliLogIT {
   @TempDir Path dir;
 
   private Path config(String servers, String topic) throws Exception {
-    return Files.writeString(dir.resolve("pipelines.yaml"), "warehouse: " + dir.resolve("warehouse").toUri() + "\n"
-        + "pipelines:\n"
-        + "  - name: events\n"
-        + "    layer: bronze\n"
-        + "    source:\n"
-        + "      format: kafka\n"
-        + "      bootstrap_servers: " + servers + "\n"
-        + "      topics: [" + topic + "]\n"
-        + "      value_format: json\n"
-        + "      schema: [{name: id, type: long}]\n"
-        + "      max_offsets_per_trigger: 40\n"
-        + "    sink: {table: bronze/events}\n");
+    return Files.writeString(dir.resolve("pipelines.yaml"),
+        KafkaBronzeYaml.config(dir, KafkaBronzeYaml.pipeline("events", servers, topic, 40)));
   }
 
   @Test

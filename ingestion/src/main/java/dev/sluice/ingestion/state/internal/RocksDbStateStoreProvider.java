@@ -297,7 +297,7 @@ final class RocksDbStateStoreProvider implements StateStoreProvider {
     metrics.put("rocksdbBytesCopied", 0L);
     metrics.put("rocksdbChangelogBytes", changelogBytes);
     if (SnapshotPolicy.snapshotDue(version, snapshotInterval, recordsSinceSnapshot, numKeys)) {
-      metrics.putAll(writeSnapshot(version, changelogMs, recordsSinceSnapshot > numKeys));
+      metrics.putAll(writeSnapshot(version, changelogMs, SnapshotPolicy.evictionDriven(recordsSinceSnapshot, numKeys)));
     }
     return new CommitOutcome(metrics);
   }

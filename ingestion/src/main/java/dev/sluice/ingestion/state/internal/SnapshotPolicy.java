@@ -15,6 +15,11 @@ final class SnapshotPolicy {
 
   static boolean snapshotDue(long version, int snapshotInterval, long recordsSinceSnapshot, long keys) {
     return version % snapshotInterval == 0
-        || (recordsSinceSnapshot >= EARLY_SNAPSHOT_MIN_RECORDS && recordsSinceSnapshot > keys);
+        || (recordsSinceSnapshot >= EARLY_SNAPSHOT_MIN_RECORDS && evictionDriven(recordsSinceSnapshot, keys));
+  }
+
+  /** Whether the changes since the last snapshot outnumber the keys held: most of them put what was later removed. */
+  static boolean evictionDriven(long recordsSinceSnapshot, long keys) {
+    return recordsSinceSnapshot > keys;
   }
 }
