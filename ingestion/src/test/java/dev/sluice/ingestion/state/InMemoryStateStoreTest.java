@@ -392,4 +392,55 @@ class InMemoryStateStoreTest {
     assertThat(contents(p.load(3))).isEmpty();
     assertThat(s.metrics().numRowsRemoved()).isEqualTo(3);
   }
+
+  /**
+   * The store changes its provider's map in place and undoes that on abort: random batches of puts, removes
+   * (also of keys put in the same batch, and puts of keys removed in it) and evictions, committed or aborted,
+   * leave what a plain map says, both in the cached map and rebuilt from the files by a new provider.
+   */
+  @Test
+  void randomBatchesCommittedOrAbortedMatchAPlainMapInMemoryAndFromFiles() {
+    java.util.Random random = new java.util.Random(7);
+    StateStoreProvider p = provider(4);
+    Map<String, Long> expected = new TreeMap<>();
+    long version = 1;
+    for (int batch = 0; batch < 60; batch++) {
+      StateStore s = p.load(version);
+      Map<String, Long> working = new TreeMap<>(expected);
+      int ops = random.nextInt(200);
+      for (int i = 0; i < ops; i++) {
+        String k = "k" + random.nextInt(120);
+        long v = random.nextInt(1000);
+        switch (random.nextInt(4)) {
+          case 0 -> {
+            s.put(key(k), value(v));
+            working.put(k, v);
+          }
+          case 1 -> assertThat(s.putIfAbsent(key(k), value(v))).isEqualTo(working.putIfAbsent(k, v) == null);
+          case 2 -> {
+            s.remove(key(k));
+            working.remove(k);
+          }
+          default -> {
+            long limit = random.nextInt(100);
+            long removed = s.removeWhere(value -> (Long) value.get(0) < limit);
+            long before = working.size();
+            working.values().removeIf(x -> x < limit);
+            assertThat(removed).isEqualTo(before - working.size());
+          }
+        }
+        assertThat(s.size()).isEqualTo(working.size());
+      }
+      assertThat(contents(s)).isEqualTo(working);
+      if (random.nextInt(4) == 0) {
+        s.abort();
+      } else {
+        s.commit();
+        expected = working;
+        version++;
+      }
+    }
+    assertThat(contents(p.load(version))).isEqualTo(expected);
+    assertThat(contents(provider(4).load(version))).isEqualTo(expected);
+  }
 }

@@ -19,7 +19,9 @@ import java.util.Arrays;
  * harmless; the order stays deterministic.
  *
  * <p>Slots are addressed by index ({@link #capacity()}, {@link #keyAt}, {@link #valueAt}) for
- * allocation-free iteration; an empty slot has a null key. Not thread-safe.
+ * allocation-free iteration; an empty slot has a null key. Each slot also holds an int tag that moves with its
+ * entry (0 unless set): the state store keeps there where an entry's change of the current batch sits in its
+ * change log, so a key changed twice in a batch is logged once without a second map. Not thread-safe.
  */
 final class BytesMap {
   private static final int MIN_CAPACITY = 16;
@@ -27,6 +29,7 @@ final class BytesMap {
   private byte[][] keys;
   private byte[][] values;
   private int[] hashes;
+  private int[] tags;
   private int size;
   private int mask;
   private int seed;
@@ -44,6 +47,7 @@ final class BytesMap {
     keys = other.keys.clone();
     values = other.values.clone();
     hashes = other.hashes.clone();
+    tags = other.tags.clone();
     size = other.size;
     mask = other.mask;
     seed = other.seed;
@@ -75,6 +79,64 @@ final class BytesMap {
     return hashes[slot];
   }
 
+  int tagAt(int slot) {
+    return tags[slot];
+  }
+
+  void setTag(int slot, int tag) {
+    tags[slot] = tag;
+  }
+
+  /** Replaces the value of the occupied {@code slot}. */
+  void setValueAt(int slot, byte[] value) {
+    values[slot] = value;
+  }
+
+  /** Sets every slot's tag back to 0. */
+  void clearTags() {
+    Arrays.fill(tags, 0);
+  }
+
+  /** The slot holding the key in {@code buf[off, off + len)} with hash {@code hash}, or -1. */
+  int slotOf(byte[] buf, int off, int len, int hash) {
+    return find(buf, off, len, hash);
+  }
+
+  /**
+   * Adds {@code key} (not in the map; the map keeps the array) with {@code value} and {@code tag}.
+   */
+  void insert(byte[] key, int hash, byte[] value, int tag) {
+    int slot = home(hash);
+    while (hashes[slot] != 0) {
+      slot = (slot + 1) & mask;
+    }
+    keys[slot] = key;
+    values[slot] = value;
+    hashes[slot] = hash;
+    tags[slot] = tag;
+    if (++size * 4 > keys.length * 3) {
+      grow();
+    }
+  }
+
+  /**
+   * Empties the occupied {@code slot}. Later entries of its probe run may move back into it, never into a slot
+   * before it in a scan that starts after an empty slot ({@link #emptySlot}): such a scan looks at {@code slot}
+   * again after removing there, and sees every entry once.
+   */
+  void removeAt(int slot) {
+    deleteSlot(slot);
+  }
+
+  /** An empty slot (the map is never full): a scan of every slot that starts after it sees each entry once. */
+  int emptySlot() {
+    int slot = 0;
+    while (hashes[slot] != 0) {
+      slot++;
+    }
+    return slot;
+  }
+
   /** The longest run of occupied slots (a probe can't be longer), for tests of the slot layout. */
   int longestRun() {
     int longest = 0;
@@ -86,9 +148,9 @@ final class BytesMap {
     return longest;
   }
 
-  /** Heap bytes of the slot arrays (three per slot), for the memory estimate. */
+  /** Heap bytes of the slot arrays (four per slot), for the memory estimate. */
   long slotBytes() {
-    return 12L * keys.length + 48;
+    return 16L * keys.length + 64;
   }
 
   /** The hash of {@code len} bytes from {@code off} (FNV-1a, then a finaliser so that low bits spread). */
@@ -188,6 +250,7 @@ final class BytesMap {
         keys[hole] = keys[next];
         values[hole] = values[next];
         hashes[hole] = hashes[next];
+        tags[hole] = tags[next];
         hole = next;
       }
       next = (next + 1) & mask;
@@ -195,6 +258,7 @@ final class BytesMap {
     keys[hole] = null;
     values[hole] = null;
     hashes[hole] = 0;
+    tags[hole] = 0;
     size--;
   }
 
@@ -202,6 +266,7 @@ final class BytesMap {
     byte[][] oldKeys = keys;
     byte[][] oldValues = values;
     int[] oldHashes = hashes;
+    int[] oldTags = tags;
     allocate(oldKeys.length * 2);
     for (int i = 0; i < oldKeys.length; i++) {
       if (oldKeys[i] != null) {
@@ -212,6 +277,7 @@ final class BytesMap {
         keys[slot] = oldKeys[i];
         values[slot] = oldValues[i];
         hashes[slot] = oldHashes[i];
+        tags[slot] = oldTags[i];
       }
     }
   }
@@ -220,6 +286,7 @@ final class BytesMap {
     keys = new byte[capacity][];
     values = new byte[capacity][];
     hashes = new int[capacity];
+    tags = new int[capacity];
     mask = capacity - 1;
     seed = hash(new byte[] {(byte) Integer.numberOfTrailingZeros(capacity)});
   }

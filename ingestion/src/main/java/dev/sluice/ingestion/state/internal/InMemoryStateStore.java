@@ -4,41 +4,38 @@ import dev.sluice.ingestion.state.StateEntry;
 import dev.sluice.ingestion.state.StateStore;
 import dev.sluice.ingestion.state.StateStoreMetrics;
 import dev.sluice.table.data.Row;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.function.Predicate;
 
 /**
- * One batch's view of the state: the provider's map of version N-1, left untouched, under a change
- * log of this batch's puts and removes. Commit hands the change log to the provider (which writes
- * it as {@code N.delta} and applies it to the map); abort just drops it, so neither copies the map.
+ * One batch's view of the state: the provider's map of version N-1, changed in place, and a log of what the batch
+ * changed ({@link StateChangeLog}: each key's value before and after). Commit hands the log to the provider, which
+ * writes it as {@code N.delta}; abort, a later load or a failed commit undo it. A new key thus costs one probe of
+ * one map, where a change log kept beside an untouched map cost a probe of each and a second insert at commit.
  *
- * <p>Both maps hold encoded keys and values ({@link BytesMap}): a lookup encodes the key into a reused
+ * <p>The map holds encoded keys and values ({@link BytesMap}): a lookup encodes the key into a reused
  * buffer and compares bytes, so neither a key row's {@code hashCode} nor a boxed copy of it is needed;
  * rows are decoded only when a caller asks for a value or iterates.
  */
 final class InMemoryStateStore implements StateStore {
-  /** Marks a removed key in the change log (compared by identity: an empty value row also encodes as no bytes). */
-  static final byte[] REMOVED = new byte[0];
-
   private enum Status { OPEN, COMMITTED, ABORTED, REPLACED, FAILED }
 
   private final InMemoryStateStoreProvider provider;
   private final long version;
-  private final BytesMap base;
+  private final BytesMap map;
   private final StateRowCodec codec;
-  private BytesMap changes = new BytesMap();
-  private long size;
+  private StateChangeLog log = new StateChangeLog();
   private Status status = Status.OPEN;
   private StateStoreMetrics metrics;
 
-  InMemoryStateStore(InMemoryStateStoreProvider provider, long version, BytesMap base, StateRowCodec codec) {
+  InMemoryStateStore(InMemoryStateStoreProvider provider, long version, BytesMap map, StateRowCodec codec) {
     this.provider = provider;
     this.version = version;
-    this.base = base;
+    this.map = map;
     this.codec = codec;
-    this.size = base.size();
   }
 
   @Override
@@ -49,25 +46,20 @@ final class InMemoryStateStore implements StateStore {
   @Override
   public Row get(Row key) {
     checkOpen();
-    byte[] value = lookup(key);
-    return value == null ? null : codec.decodeValue(value);
+    int slot = slotOf(key);
+    return slot < 0 ? null : codec.decodeValue(map.valueAt(slot));
   }
 
   @Override
   public boolean contains(Row key) {
     checkOpen();
-    return lookup(key) != null;
+    return slotOf(key) >= 0;
   }
 
-  private byte[] lookup(Row key) {
+  private int slotOf(Row key) {
     int len = codec.encodeKey(Objects.requireNonNull(key, "key"));
     byte[] buf = codec.keyBytes();
-    int hash = BytesMap.hash(buf, 0, len);
-    byte[] changed = changes.get(buf, 0, len, hash);
-    if (changed != null) {
-      return changed == REMOVED ? null : changed;
-    }
-    return base.get(buf, 0, len, hash);
+    return map.slotOf(buf, 0, len, BytesMap.hash(buf, 0, len));
   }
 
   @Override
@@ -78,23 +70,21 @@ final class InMemoryStateStore implements StateStore {
     byte[] buf = codec.keyBytes();
     int hash = BytesMap.hash(buf, 0, len);
     byte[] encodedValue = codec.encodeValue(value);
-    byte[] stored = changes.storedKey(buf, 0, len, hash);
-    boolean inBase = false;
-    if (stored == null) {
-      // Share the base's key array when there is one: after the commit the map holds one copy.
-      stored = base.storedKey(buf, 0, len, hash);
-      inBase = stored != null;
-      if (stored == null) {
-        stored = java.util.Arrays.copyOf(buf, len);
-      }
+    int slot = map.slotOf(buf, 0, len, hash);
+    if (slot < 0) {
+      insert(buf, len, hash, encodedValue);
+      return;
     }
-    byte[] previous = changes.put(stored, hash, encodedValue);
-    if (previous == null ? !inBase : previous == REMOVED) {
-      size++;
+    int tag = map.tagAt(slot);
+    if (tag != 0) {
+      log.setAfter(tag, encodedValue);
+    } else {
+      map.setTag(slot, log.add(map.keyAt(slot), hash, map.valueAt(slot), encodedValue));
     }
+    map.setValueAt(slot, encodedValue);
   }
 
-  /** One encoding and one probe of each map for a new key (contains + put would take five probes). */
+  /** One encoding and one probe for a new key. */
   @Override
   public boolean putIfAbsent(Row key, Row value) {
     checkOpen();
@@ -102,22 +92,16 @@ final class InMemoryStateStore implements StateStore {
     int len = codec.encodeKey(Objects.requireNonNull(key, "key"));
     byte[] buf = codec.keyBytes();
     int hash = BytesMap.hash(buf, 0, len);
-    byte[] changed = changes.get(buf, 0, len, hash);
-    byte[] stored;
-    if (changed != null) {
-      if (changed != REMOVED) {
-        return false;
-      }
-      stored = changes.storedKey(buf, 0, len, hash); // removed in this batch: put it back
-    } else {
-      if (base.get(buf, 0, len, hash) != null) {
-        return false;
-      }
-      stored = java.util.Arrays.copyOf(buf, len);
+    if (map.slotOf(buf, 0, len, hash) >= 0) {
+      return false;
     }
-    changes.put(stored, hash, codec.encodeValue(value));
-    size++;
+    insert(buf, len, hash, codec.encodeValue(value));
     return true;
+  }
+
+  private void insert(byte[] buf, int len, int hash, byte[] encodedValue) {
+    byte[] stored = Arrays.copyOf(buf, len);
+    map.insert(stored, hash, encodedValue, log.add(stored, hash, null, encodedValue));
   }
 
   @Override
@@ -125,55 +109,72 @@ final class InMemoryStateStore implements StateStore {
     checkOpen();
     int len = codec.encodeKey(Objects.requireNonNull(key, "key"));
     byte[] buf = codec.keyBytes();
-    removeEncoded(buf, len, BytesMap.hash(buf, 0, len));
-  }
-
-  private void removeEncoded(byte[] buf, int len, int hash) {
-    byte[] previous = changes.get(buf, 0, len, hash);
-    byte[] inBase = base.storedKey(buf, 0, len, hash);
-    if (previous == null ? inBase != null : previous != REMOVED) {
-      size--;
-    }
-    if (inBase != null) {
-      changes.put(inBase, hash, REMOVED);
-    } else if (previous != null) {
-      changes.remove(buf, 0, len, hash); // a key added and removed in the same batch leaves no trace in the delta
+    int slot = map.slotOf(buf, 0, len, BytesMap.hash(buf, 0, len));
+    if (slot >= 0) {
+      removeAt(slot);
     }
   }
 
+  private void removeAt(int slot) {
+    int tag = map.tagAt(slot);
+    if (tag != 0) {
+      log.setAfter(tag, StateChangeLog.REMOVED);
+    } else {
+      log.add(map.keyAt(slot), map.hashAt(slot), map.valueAt(slot), StateChangeLog.REMOVED);
+    }
+    map.removeAt(slot);
+  }
+
+  /** The entries as of this call: later changes in the batch don't change what it returns. */
   @Override
   public Iterator<StateEntry> iterator() {
     checkOpen();
-    return new MergedIterator(changes.copy());
+    BytesMap entries = map.copy();
+    return new Iterator<>() {
+      private int slot;
+
+      @Override
+      public boolean hasNext() {
+        while (slot < entries.capacity() && entries.keyAt(slot) == null) {
+          slot++;
+        }
+        return slot < entries.capacity();
+      }
+
+      @Override
+      public StateEntry next() {
+        if (!hasNext()) {
+          throw new NoSuchElementException();
+        }
+        int at = slot++;
+        return new StateEntry(codec.decodeKey(entries.keyAt(at)), codec.decodeValue(entries.valueAt(at)));
+      }
+    };
   }
 
-  /** Decodes only the values; removes by the stored key bytes. */
+  /** Decodes only the values; one pass over the slots, removing in place. */
   @Override
   public long removeWhere(Predicate<Row> test) {
     checkOpen();
-    BytesMap changed = changes.copy();
+    int capacity = map.capacity();
+    int start = map.emptySlot();
     long removed = 0;
-    for (int slot = 0; slot < changed.capacity(); slot++) {
-      byte[] k = changed.keyAt(slot);
-      if (k != null && changed.valueAt(slot) != REMOVED && test.test(codec.decodeValue(changed.valueAt(slot)))) {
-        removeEncoded(k, k.length, changed.hashAt(slot));
+    for (int n = 1; n < capacity; ) {
+      int slot = (start + n) & (capacity - 1);
+      byte[] value = map.valueAt(slot);
+      if (map.keyAt(slot) != null && test.test(codec.decodeValue(value))) {
+        removeAt(slot);
         removed++;
+        continue; // a later entry of the probe run may have moved into this slot
       }
-    }
-    for (int slot = 0; slot < base.capacity(); slot++) {
-      byte[] k = base.keyAt(slot);
-      if (k != null && changed.get(k, 0, k.length, base.hashAt(slot)) == null
-          && test.test(codec.decodeValue(base.valueAt(slot)))) {
-        removeEncoded(k, k.length, base.hashAt(slot));
-        removed++;
-      }
+      n++;
     }
     return removed;
   }
 
   @Override
   public long size() {
-    return size;
+    return map.size();
   }
 
   @Override
@@ -181,19 +182,26 @@ final class InMemoryStateStore implements StateStore {
     checkOpen();
     long start = System.nanoTime();
     status = Status.FAILED;
-    InMemoryStateStoreProvider.CommitOutcome outcome = provider.commit(version, changes);
+    InMemoryStateStoreProvider.CommitOutcome outcome;
+    try {
+      outcome = provider.commit(version, log);
+    } catch (RuntimeException | Error e) {
+      log.undo(map);
+      throw e;
+    }
     long millis = (System.nanoTime() - start) / 1_000_000;
-    metrics = new StateStoreMetrics(size, outcome.updated(), outcome.removed(), outcome.memoryUsedBytes(), millis,
-        provider.customMetrics());
+    metrics = new StateStoreMetrics(map.size(), outcome.updated(), outcome.removed(), outcome.memoryUsedBytes(),
+        millis, provider.customMetrics());
     status = Status.COMMITTED;
-    changes = new BytesMap(); // the provider's map now holds the entries; the log's slots would only waste heap
+    log = new StateChangeLog();
   }
 
   @Override
   public void abort() {
     if (status == Status.OPEN) {
       status = Status.ABORTED;
-      changes = new BytesMap();
+      log.undo(map);
+      log = new StateChangeLog();
     }
   }
 
@@ -202,20 +210,16 @@ final class InMemoryStateStore implements StateStore {
     if (metrics != null) {
       return metrics;
     }
-    long updated = 0;
-    for (int slot = 0; slot < changes.capacity(); slot++) {
-      if (changes.keyAt(slot) != null && changes.valueAt(slot) != REMOVED) {
-        updated++;
-      }
-    }
-    return new StateStoreMetrics(size, updated, changes.size() - updated, provider.memoryEstimate(), 0,
+    return new StateStoreMetrics(map.size(), log.updated(), log.removed(), provider.memoryEstimate(), 0,
         provider.customMetrics());
   }
 
-  /** Called when the provider hands out a newer store, whose commit would change this one's base. */
+  /** Called when the provider hands out a newer store (or closes), which must see version N-1 again. */
   void replaced() {
     if (status == Status.OPEN) {
       status = Status.REPLACED;
+      log.undo(map);
+      log = new StateChangeLog();
     }
   }
 
@@ -229,52 +233,6 @@ final class InMemoryStateStore implements StateStore {
         case OPEN -> "open";
       };
       throw StateErrors.notOpen(version, provider.folder(), what);
-    }
-  }
-
-  /** The change log's entries (as of the iterator's creation), then the base entries it doesn't shadow. */
-  private final class MergedIterator implements Iterator<StateEntry> {
-    private final BytesMap changed;
-    private int changedSlot;
-    private int baseSlot;
-    private StateEntry next;
-
-    MergedIterator(BytesMap changed) {
-      this.changed = changed;
-    }
-
-    @Override
-    public boolean hasNext() {
-      if (next != null) {
-        return true;
-      }
-      while (changedSlot < changed.capacity()) {
-        int slot = changedSlot++;
-        byte[] k = changed.keyAt(slot);
-        if (k != null && changed.valueAt(slot) != REMOVED) {
-          next = new StateEntry(codec.decodeKey(k), codec.decodeValue(changed.valueAt(slot)));
-          return true;
-        }
-      }
-      while (baseSlot < base.capacity()) {
-        int slot = baseSlot++;
-        byte[] k = base.keyAt(slot);
-        if (k != null && changed.get(k, 0, k.length, base.hashAt(slot)) == null) {
-          next = new StateEntry(codec.decodeKey(k), codec.decodeValue(base.valueAt(slot)));
-          return true;
-        }
-      }
-      return false;
-    }
-
-    @Override
-    public StateEntry next() {
-      if (!hasNext()) {
-        throw new NoSuchElementException();
-      }
-      StateEntry out = next;
-      next = null;
-      return out;
     }
   }
 }

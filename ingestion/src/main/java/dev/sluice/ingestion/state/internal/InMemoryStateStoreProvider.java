@@ -17,7 +17,8 @@ import org.slf4j.LoggerFactory;
  * Spark's HDFS-backed provider does).
  *
  * <p>The map of the latest committed (or rebuilt) version stays cached: loading version N right
- * after committing N-1 copies nothing. Any other load rebuilds version N-1 from the newest snapshot
+ * after committing N-1 copies nothing, and the store of version N changes that map in place, keeping a log to
+ * write as the delta or to undo. Any other load rebuilds version N-1 from the newest snapshot
  * at or below it plus the deltas after it. The first commit after such a rebuild first deletes the
  * files of versions an abandoned run wrote beyond it (snapshots at or after N, deltas after N), so
  * that a later load can't mix them with the re-run's files.
@@ -140,55 +141,39 @@ public final class InMemoryStateStoreProvider implements StateStoreProvider {
   record CommitOutcome(long updated, long removed, long memoryUsedBytes) {}
 
   /**
-   * Writes {@code changes} (puts, and {@link InMemoryStateStore#REMOVED} for removes) as {@code version}'s
-   * delta, then applies them to the cached map of {@code version - 1}.
+   * Writes the log of the store that changed the cached map of {@code version - 1} in place as {@code version}'s
+   * delta (in log order, so that a key removed and put again ends as put), then takes the map as {@code version}.
+   * A failed write changes nothing here: the store undoes its log.
    */
-  CommitOutcome commit(long version, BytesMap changes) {
+  CommitOutcome commit(long version, StateChangeLog log) {
     if (cachedVersion != version - 1) {
       throw new IllegalStateException("Committing state version " + version + " of " + folder()
           + " but the provider holds version " + cachedVersion + "; load the version again");
     }
     deleteAbandonedFiles(version);
     StateFileFormat.Writer delta = files.newDelta();
-    long updated = 0;
-    long bytesChange = 0;
-    for (int slot = 0; slot < changes.capacity(); slot++) {
-      byte[] key = changes.keyAt(slot);
-      if (key == null) {
+    long records = 0;
+    for (int i = 0; i < log.size(); i++) {
+      if (log.isNoOp(i)) {
         continue;
       }
-      byte[] value = changes.valueAt(slot);
-      if (value == InMemoryStateStore.REMOVED) {
-        delta.removeEncoded(key);
+      byte[] value = log.after(i);
+      if (value == StateChangeLog.REMOVED) {
+        delta.removeEncoded(log.key(i));
       } else {
-        delta.putEncoded(key, value);
-        updated++;
+        delta.putEncoded(log.key(i), value);
       }
+      records++;
     }
     files.write(StateFileNames.delta(version), delta.finish());
-    for (int slot = 0; slot < changes.capacity(); slot++) {
-      byte[] key = changes.keyAt(slot);
-      if (key == null) {
-        continue;
-      }
-      byte[] value = changes.valueAt(slot);
-      byte[] old = value == InMemoryStateStore.REMOVED
-          ? cached.remove(key, 0, key.length, changes.hashAt(slot))
-          : cached.put(key, changes.hashAt(slot), value);
-      if (old != null) {
-        bytesChange -= key.length + old.length;
-      }
-      if (value != InMemoryStateStore.REMOVED) {
-        bytesChange += key.length + value.length;
-      }
-    }
+    log.clearTags(cached);
     cachedVersion = version;
-    cachedBytes += bytesChange;
-    recordsSinceSnapshot += changes.size();
+    cachedBytes += log.bytesChange();
+    recordsSinceSnapshot += records;
     if (SnapshotPolicy.snapshotDue(version, snapshotInterval, recordsSinceSnapshot, cached.size())) {
       writeSnapshot(version);
     }
-    return new CommitOutcome(updated, changes.size() - updated, memoryEstimate());
+    return new CommitOutcome(log.updated(), log.removed(), memoryEstimate());
   }
 
   private void writeSnapshot(long version) {

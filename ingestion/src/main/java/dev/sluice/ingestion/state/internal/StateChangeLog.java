@@ -1,0 +1,135 @@
+package dev.sluice.ingestion.state.internal;
+
+import java.util.Arrays;
+
+/**
+ * What one batch changed in the in-memory store's map, in the order it changed it: per entry the key, its hash,
+ * the value before the batch touched it (null: the key was absent) and the value now ({@link #REMOVED}: removed).
+ * The map is changed in place, so this log is both the version's delta (written in log order) and the way back
+ * on abort (undone in reverse). A key has one entry while it stays in the map (the map's slot tag points at it);
+ * a key removed and put again in the same batch gets a second entry, whose "before" is absent.
+ */
+final class StateChangeLog {
+  /** Marks a removed key (compared by identity: an empty value row also encodes as no bytes). */
+  static final byte[] REMOVED = new byte[0];
+
+  private byte[][] keys = new byte[16][];
+  private int[] hashes = new int[16];
+  private byte[][] before = new byte[16][];
+  private byte[][] after = new byte[16][];
+  private int size;
+
+  int size() {
+    return size;
+  }
+
+  /** Appends an entry; returns its tag (index + 1, so that a map slot's 0 means "not logged"). */
+  int add(byte[] key, int hash, byte[] valueBefore, byte[] valueAfter) {
+    if (size == keys.length) {
+      int capacity = size + (size >> 1);
+      keys = Arrays.copyOf(keys, capacity);
+      hashes = Arrays.copyOf(hashes, capacity);
+      before = Arrays.copyOf(before, capacity);
+      after = Arrays.copyOf(after, capacity);
+    }
+    keys[size] = key;
+    hashes[size] = hash;
+    before[size] = valueBefore;
+    after[size] = valueAfter;
+    return ++size;
+  }
+
+  void setAfter(int tag, byte[] value) {
+    after[tag - 1] = value;
+  }
+
+  byte[] key(int i) {
+    return keys[i];
+  }
+
+  int hash(int i) {
+    return hashes[i];
+  }
+
+  byte[] before(int i) {
+    return before[i];
+  }
+
+  byte[] after(int i) {
+    return after[i];
+  }
+
+  /** Whether entry {@code i} leaves no trace in the delta: a key put and removed again in the same batch. */
+  boolean isNoOp(int i) {
+    return before[i] == null && after[i] == REMOVED;
+  }
+
+  /** Keys put (new or changed) by the batch. */
+  long updated() {
+    long n = 0;
+    for (int i = 0; i < size; i++) {
+      if (after[i] != REMOVED) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** Keys the batch removed that the previous version held. */
+  long removed() {
+    long n = 0;
+    for (int i = 0; i < size; i++) {
+      if (after[i] == REMOVED && before[i] != null) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** The change of the encoded bytes of the map's entries (keys and values) the batch made. */
+  long bytesChange() {
+    long change = 0;
+    for (int i = 0; i < size; i++) {
+      if (before[i] != null) {
+        change -= keys[i].length + before[i].length;
+      }
+      if (after[i] != REMOVED) {
+        change += keys[i].length + after[i].length;
+      }
+    }
+    return change;
+  }
+
+  /** Puts the map back as it was before the batch and clears its tags. */
+  void undo(BytesMap map) {
+    for (int i = size - 1; i >= 0; i--) {
+      byte[] key = keys[i];
+      if (after[i] != REMOVED) {
+        int slot = map.slotOf(key, 0, key.length, hashes[i]);
+        if (before[i] == null) {
+          map.removeAt(slot);
+        } else {
+          map.setValueAt(slot, before[i]);
+        }
+      } else if (before[i] != null) {
+        map.insert(key, hashes[i], before[i], 0);
+      }
+    }
+    clearTags(map);
+  }
+
+  /** Sets the tags of the logged keys back to 0: one probe per entry for a small log, else one pass over the slots. */
+  void clearTags(BytesMap map) {
+    if ((long) size * 16 > map.capacity()) {
+      map.clearTags();
+      return;
+    }
+    for (int i = 0; i < size; i++) {
+      byte[] key = keys[i];
+      int slot = map.slotOf(key, 0, key.length, hashes[i]);
+      if (slot >= 0) {
+        map.setTag(slot, 0);
+      }
+    }
+  }
+}
