@@ -35,6 +35,19 @@ abstract class Backlog {
   /** Units done after the batch {@code p} (counted from the start of the run). */
   abstract long doneAfter(QueryProgress p);
 
+  /**
+   * Whether the backlog is known and small enough that the run ends within seconds (new landing files of at most
+   * {@code maxBytes}, at most {@code maxCommits} upstream commits, at most {@code maxOffsets} Kafka offsets).
+   */
+  boolean small(long maxBytes, long maxCommits, long maxOffsets) {
+    return false;
+  }
+
+  /** Bytes of the new landing files (0 for other backlogs). */
+  long bytes() {
+    return 0;
+  }
+
   /** Why the backlog is unknown, when there is more to say than that (empty otherwise). */
   String note() {
     return "";
@@ -112,6 +125,7 @@ abstract class Backlog {
   private static final class Files extends Backlog {
     private final Location log;
     private final long total;
+    private final long bytes;
     private long lastLogId;
     private long done;
 
@@ -134,16 +148,30 @@ abstract class Backlog {
       }
       this.lastLogId = latest;
       long count = 0;
+      long size = 0;
       String dir = folder.key().isEmpty() ? "" : folder.key() + "/";
       try (CloseableIterator<ObjectStatus> it = folder.store().list(dir)) {
         while (it.hasNext()) {
-          String key = it.next().key();
+          ObjectStatus s = it.next();
+          String key = s.key();
           if (!hidden(key.substring(dir.length())) && !logged.contains(key)) {
             count++;
+            size += s.size();
           }
         }
       }
       this.total = count;
+      this.bytes = size;
+    }
+
+    @Override
+    boolean small(long maxBytes, long maxCommits, long maxOffsets) {
+      return bytes <= maxBytes;
+    }
+
+    @Override
+    long bytes() {
+      return bytes;
     }
 
     @Override
@@ -221,6 +249,11 @@ abstract class Backlog {
     @Override
     String unit() {
       return "commits";
+    }
+
+    @Override
+    boolean small(long maxBytes, long maxCommits, long maxOffsets) {
+      return total <= maxCommits;
     }
 
     @Override

@@ -58,6 +58,9 @@ final class RunCommand implements Callable<Integer> {
     java.time.Duration wait = waitFor == null ? java.time.Duration.ZERO : waitDuration();
     try (PipelineRuns runs = new PipelineRuns(c, terminal, wait, Pipelines.plugins(config, jars));
          RunReport report = RunReport.open(reportJson, runs.session(), selected)) {
+      if (availableNow || selected.stream().allMatch(p -> PipelineRuns.trigger(p.trigger()).isFinite())) {
+        report.compiler(ShortRunCompiler.apply(runs.session(), c, selected) ? "quick" : "full");
+      }
       outcomes = availableNow ? runs.runAvailableNow(selected) : runs.runConfigured(selected);
       report.finish(outcomes);
     }

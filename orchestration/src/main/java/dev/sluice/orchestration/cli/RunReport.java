@@ -45,6 +45,7 @@ final class RunReport implements StreamingQueryListener, AutoCloseable {
   private final AtomicLong peakHeap = new AtomicLong();
   private final AtomicLong stagePeakHeap = new AtomicLong();
   private final Thread sampler;
+  private volatile String compiler = "full";
   private volatile boolean closed;
 
   /** A report written to {@code file} when the run ends; {@code file} null: a report that does nothing. */
@@ -98,6 +99,11 @@ final class RunReport implements StreamingQueryListener, AutoCloseable {
     }
   }
 
+  /** How the JIT compiles this run ({@link ShortRunCompiler}): {@code quick} (C1 only) or {@code full}. */
+  void compiler(String mode) {
+    compiler = mode;
+  }
+
   /** Writes the report (no-op without a file) after the runs ended with {@code outcomes}. */
   void finish(List<PipelineRuns.Outcome> outcomes) {
     if (file == null) {
@@ -115,6 +121,7 @@ final class RunReport implements StreamingQueryListener, AutoCloseable {
     out.put("peak_heap_used_mb", Math.round(Math.max(peakHeap.get(), heapUsed()) / MB));
     out.put("heap_sample_ms", SAMPLE_MS);
     out.put("gc_ms", gcMillis() - startedGc);
+    out.put("compiler", compiler);
     out.put("succeeded", outcomes.stream().allMatch(PipelineRuns.Outcome::succeeded));
     List<Map<String, Object>> list = new ArrayList<>();
     synchronized (stages) {

@@ -39,6 +39,7 @@ public final class SluiceCli implements Callable<Integer> {
 
   /** Runs a command and exits with its exit code. */
   public static void main(String[] args) {
+    ShortRunCompiler.ownsProcess();
     System.exit(execute(args, new PrintWriter(System.out, true, StandardCharsets.UTF_8),
         new PrintWriter(System.err, true, StandardCharsets.UTF_8), System.console() != null));
   }

@@ -30,8 +30,15 @@ public final class SluiceProcess {
   }
 
   static Result run(Path workingDir, Map<String, String> env, String... args) {
+    return run(workingDir, env, List.of(), args);
+  }
+
+  /** {@code jvmOptions}: more options of the child JVM (system properties, diagnostics). */
+  static Result run(Path workingDir, Map<String, String> env, List<String> jvmOptions, String... args) {
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx512m", "-cp", classpath(), SluiceCli.class.getName()));
+        "-Xmx512m"));
+    command.addAll(jvmOptions);
+    command.addAll(List.of("-cp", classpath(), SluiceCli.class.getName()));
     command.addAll(Arrays.asList(args));
     ProcessBuilder pb = new ProcessBuilder(command).directory(workingDir.toFile());
     pb.environment().keySet().removeIf(k -> k.equals("SLUICE_WAREHOUSE") || k.equals("ORDERS_INPUT")

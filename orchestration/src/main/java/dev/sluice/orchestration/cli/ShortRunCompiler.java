@@ -1,0 +1,106 @@
+package dev.sluice.orchestration.cli;
+
+import dev.sluice.config.PipelineConfig;
+import dev.sluice.config.SluiceConfig;
+import dev.sluice.ingestion.SluiceSession;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import javax.management.ObjectName;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * How the JVM compiles a finite run ({@code -Dsluice.compiler=auto|full|quick}; default {@code auto} in a process
+ * the {@code sluice} command started, {@code full} when the CLI runs inside another program, such as a test, whose
+ * JVM it doesn't own). A run over a
+ * small backlog (a scheduled increment, or nothing new) lasts a few seconds, and on two cores the optimising compiler
+ * (C2) then takes more CPU than the pipelines: it compiles methods the run has nearly finished with. {@code quick}
+ * keeps the JIT to C1 (a HotSpot compiler directive that excludes C2, added through the JVM's diagnostic command
+ * bean; methods compile at C1's full-speed level instead), which halved an increment's CPU and took a quarter off its
+ * wall time; a long run wants C2's code. {@code auto} picks {@code quick} when every selected pipeline's backlog is
+ * known and small (new landing files of at most 64 MB in all, at most 4 upstream commits each, no Kafka source: its
+ * backlog would need a broker round trip first) and {@code full} otherwise. The choice is for the whole process and
+ * can't be undone (a method C2 skipped stays at C1), so it is made once, before any pipeline runs.
+ */
+final class ShortRunCompiler {
+  static final String PROPERTY = "sluice.compiler";
+  static final long MAX_FILE_BYTES = 64L << 20;
+  static final long MAX_COMMITS = 4;
+  private static final Logger LOG = LoggerFactory.getLogger(ShortRunCompiler.class);
+  private static final String DIRECTIVE = "[{match: \"*.*\", c2: {Exclude: true}}]";
+
+  enum Mode { AUTO, FULL, QUICK }
+
+  /** Set by {@link SluiceCli#main}: the JVM is the command's own. */
+  private static volatile boolean ownProcess;
+
+  private ShortRunCompiler() {}
+
+  static void ownsProcess() {
+    ownProcess = true;
+  }
+
+  /**
+   * The mode {@code sluice.compiler} asks for.
+   *
+   * @throws CliException naming the property and its values when it holds something else
+   */
+  static Mode mode() {
+    String value = System.getProperty(PROPERTY, ownProcess ? "auto" : "full").trim().toLowerCase(Locale.ROOT);
+    return switch (value) {
+      case "auto" -> Mode.AUTO;
+      case "full" -> Mode.FULL;
+      case "quick" -> Mode.QUICK;
+      default -> throw CliException.usage("System property " + PROPERTY + " must be auto, full or quick, not '"
+          + System.getProperty(PROPERTY) + "' (SLUICE_JAVA_OPTS=-D" + PROPERTY + "=full compiles as usual)");
+    };
+  }
+
+  /** Whether a finite run of {@code pipelines} is short enough for {@code quick} under {@code auto}. */
+  static boolean isShort(SluiceSession session, SluiceConfig config, List<PipelineConfig> pipelines) {
+    long fileBytes = 0;
+    for (PipelineConfig p : pipelines) {
+      if (p.source().kafka().isPresent()) {
+        return false;
+      }
+      Backlog b = Backlog.of(session, config, p);
+      if (!b.small(MAX_FILE_BYTES, MAX_COMMITS, 0)) {
+        return false;
+      }
+      fileBytes += b.bytes();
+    }
+    return fileBytes <= MAX_FILE_BYTES;
+  }
+
+  /**
+   * Applies the mode to this JVM before a finite run of {@code pipelines}; returns whether C2 is now off. Never
+   * fails the run: a JVM that refuses the directive just compiles as usual.
+   */
+  static boolean apply(SluiceSession session, SluiceConfig config, List<PipelineConfig> pipelines) {
+    Mode mode = mode();
+    boolean quick = mode == Mode.QUICK || (mode == Mode.AUTO && isShort(session, config, pipelines));
+    if (!quick) {
+      return false;
+    }
+    try {
+      Path file = Files.createTempFile("sluice-c1-", ".json");
+      try {
+        Files.writeString(file, DIRECTIVE);
+        ManagementFactory.getPlatformMBeanServer().invoke(new ObjectName("com.sun.management:type=DiagnosticCommand"),
+            "compilerDirectivesAdd", new Object[] {new String[] {file.toString()}},
+            new String[] {String[].class.getName()});
+      } finally {
+        Files.deleteIfExists(file);
+      }
+      LOG.debug("A short run: compiling with C1 only ({}={}; -D{}=full compiles as usual)", PROPERTY,
+          mode.name().toLowerCase(Locale.ROOT), PROPERTY);
+      return true;
+    } catch (Exception | LinkageError e) {
+      LOG.debug("Could not turn the optimising compiler off for a short run; compiling as usual: {}", e.toString());
+      return false;
+    }
+  }
+}
