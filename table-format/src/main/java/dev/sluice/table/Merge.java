@@ -367,21 +367,45 @@ public final class Merge extends WriteOperation<Merge> {
     }
 
     /** Marks the changed rows of one candidate file in its deletion vector, keeping their changes for the writer. */
+    /**
+     * Marks the rows of one candidate file that a clause changes. The key columns alone are read first (a file
+     * whose key range only overlaps the source's, as most candidates of a small MERGE are, costs a read of one or
+     * two columns); whole rows are read only from a file holding a source key, and only its matching rows are
+     * looked at.
+     */
     private FileResult markFile(AddFile file) {
+      java.util.BitSet matching = new java.util.BitSet();
+      int[] keyAt = new int[targetKeys.length];
+      StructType keySchema = StructType.empty();
+      for (int i = 0; i < targetKeys.length; i++) {
+        keySchema = keySchema.add(schema.field(targetKeys[i]));
+        keyAt[i] = i;
+      }
+      long live = 0;
+      try (CloseableIterator<IndexedRow> it = context.readIndexedRows(snapshot, file, keySchema)) {
+        while (it.hasNext()) {
+          IndexedRow indexed = it.next();
+          live++;
+          if (source.positionOf(MergeKey.of(indexed.row(), keyAt)) >= 0) {
+            matching.set(Math.toIntExact(indexed.index()));
+          }
+        }
+      }
       Counts c = new Counts();
+      if (matching.isEmpty()) {
+        return new FileResult(file, null, c, null);
+      }
       MergeRows pair = new MergeRows(schema, sourceSchema);
       LongStream.Builder deleted = LongStream.builder();
       List<Changed> changes = new ArrayList<>();
-      long live = 0;
       try (CloseableIterator<IndexedRow> it = context.readIndexedRows(snapshot, file, schema)) {
         while (it.hasNext()) {
           IndexedRow indexed = it.next();
-          Row target = indexed.row();
-          live++;
-          int pos = source.positionOf(MergeKey.of(target, targetKeys));
-          if (pos < 0) {
+          if (!matching.get(Math.toIntExact(indexed.index()))) {
             continue;
           }
+          Row target = indexed.row();
+          int pos = source.positionOf(MergeKey.of(target, targetKeys));
           matchedKeys[pos] = true;
           Row src = source.row(pos);
           Clause clause = firstApplicable(pair.with(target, src));
