@@ -3,6 +3,7 @@ package dev.sluice.table.internal.log;
 import dev.sluice.table.exceptions.InvalidTableException;
 import dev.sluice.table.exceptions.StorageException;
 import dev.sluice.table.internal.actions.Action;
+import dev.sluice.table.internal.parquet.PageCodecs;
 import dev.sluice.table.internal.parquet.StoreInputFile;
 import dev.sluice.table.internal.parquet.StoreOutputFile;
 import dev.sluice.table.internal.replay.SnapshotState;
@@ -51,6 +52,7 @@ public final class Checkpoints {
         .withSchema(CheckpointSchema.CHECKPOINT)
         .withDataModel(GenericData.get())
         .withConf(configuration())
+        .withCodecFactory(PageCodecs.INSTANCE)
         .withCompressionCodec(CompressionCodecName.SNAPPY)
         .build()) {
       for (Action a : actions) {
@@ -80,6 +82,7 @@ public final class Checkpoints {
             new StoreInputFile(store, part.key(), part.size()))
         .withDataModel(GenericData.get())
         .withConf(readConfiguration())
+        .withCodecFactory(PageCodecs.INSTANCE)
         .build()) {
       GenericRecord row;
       while ((row = reader.read()) != null) {

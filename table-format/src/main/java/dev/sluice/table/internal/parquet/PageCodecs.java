@@ -12,10 +12,12 @@ import org.xerial.snappy.Snappy;
 
 /**
  * Page (de)compression with snappy-java and zstd-jni directly. Parquet's own codec factory goes
- * through Hadoop's {@code CompressionCodec} classes; this one needs no Hadoop at all.
+ * through Hadoop's {@code CompressionCodec} classes, and builds a Hadoop {@code Configuration} (parsing
+ * {@code core-default.xml}) for every file it opens; this one needs no Hadoop at all. Public for the log's
+ * checkpoint reader and writer; not an API.
  */
-final class PageCodecs implements CompressionCodecFactory {
-  static final PageCodecs INSTANCE = new PageCodecs();
+public final class PageCodecs implements CompressionCodecFactory {
+  public static final PageCodecs INSTANCE = new PageCodecs();
 
   private static final int ZSTD_LEVEL = 3;
 
