@@ -52,16 +52,19 @@ final class RunCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     Terminal terminal = root.terminal();
+    ShortRunCompiler.Mode compilerMode = ShortRunCompiler.mode();
     SluiceConfig c = Pipelines.load(config);
     List<PipelineConfig> selected = Pipelines.withUpstreams(c, pipelines);
     List<PipelineRuns.Outcome> outcomes;
     java.time.Duration wait = waitFor == null ? java.time.Duration.ZERO : waitDuration();
     try (PipelineRuns runs = new PipelineRuns(c, terminal, wait, Pipelines.plugins(config, jars));
          RunReport report = RunReport.open(reportJson, runs.session(), selected)) {
+      java.util.concurrent.CompletableFuture<Boolean> quick = java.util.concurrent.CompletableFuture.completedFuture(false);
       if (availableNow || selected.stream().allMatch(p -> PipelineRuns.trigger(p.trigger()).isFinite())) {
-        report.compiler(ShortRunCompiler.apply(runs.session(), c, selected) ? "quick" : "full");
+        quick = ShortRunCompiler.applyInBackground(compilerMode, runs.session(), c, selected);
       }
       outcomes = availableNow ? runs.runAvailableNow(selected) : runs.runConfigured(selected);
+      report.compiler(quick.join() ? "quick" : "full");
       report.finish(outcomes);
     }
     long failed = outcomes.stream().filter(o -> !o.succeeded()).count();
