@@ -3,10 +3,15 @@ package dev.sluice.ingestion.state.internal;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 
 /** Reads what {@link ByteWriter} wrote from a stream, through its own buffer; counts bytes consumed. */
 final class ByteReader {
+  private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+  private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
   private final InputStream in;
   private byte[] buf = new byte[64 * 1024];
   private int pos;
@@ -115,14 +120,16 @@ final class ByteReader {
 
   int readFixedInt() throws IOException {
     require(4);
-    int v = ((buf[pos] & 0xFF) << 24) | ((buf[pos + 1] & 0xFF) << 16) | ((buf[pos + 2] & 0xFF) << 8)
-        | (buf[pos + 3] & 0xFF);
+    int v = (int) INT.get(buf, pos);
     pos += 4;
     return v;
   }
 
   long readFixedLong() throws IOException {
-    return ((long) readFixedInt() << 32) | (readFixedInt() & 0xFFFFFFFFL);
+    require(8);
+    long v = (long) LONG.get(buf, pos);
+    pos += 8;
+    return v;
   }
 
   /** True when the stream has no more bytes. */

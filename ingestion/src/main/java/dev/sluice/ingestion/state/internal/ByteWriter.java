@@ -2,6 +2,9 @@ package dev.sluice.ingestion.state.internal;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -10,6 +13,8 @@ import java.util.Arrays;
  * a commit writes millions of small fields.
  */
 final class ByteWriter {
+  private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+  private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
   private byte[] buf;
   private int pos;
 
@@ -81,17 +86,17 @@ final class ByteWriter {
     }
   }
 
-  void writeFixedInt(int v) {
-    ensure(4);
-    buf[pos++] = (byte) (v >>> 24);
-    buf[pos++] = (byte) (v >>> 16);
-    buf[pos++] = (byte) (v >>> 8);
-    buf[pos++] = (byte) v;
+  /** Eight bytes, big-endian, in one store (what the state files' header and the spill's timestamps use). */
+  void writeFixedLong(long v) {
+    ensure(8);
+    LONG.set(buf, pos, v);
+    pos += 8;
   }
 
-  void writeFixedLong(long v) {
-    writeFixedInt((int) (v >>> 32));
-    writeFixedInt((int) v);
+  void writeFixedInt(int v) {
+    ensure(4);
+    INT.set(buf, pos, v);
+    pos += 4;
   }
 
   /** The buffer itself (valid up to {@link #position()} until the next write), for lookups without a copy. */

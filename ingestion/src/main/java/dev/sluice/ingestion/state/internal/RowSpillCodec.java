@@ -30,7 +30,7 @@ public final class RowSpillCodec {
     this.fields = new ValueCodec[schema.size()];
     this.comparable = new boolean[schema.size()];
     for (int i = 0; i < fields.length; i++) {
-      fields[i] = ValueCodecs.of(schema.field(i).type(), "row." + schema.field(i).name());
+      fields[i] = ValueCodecs.forSpill(schema.field(i).type(), "row." + schema.field(i).name());
       comparable[i] = schema.field(i).type() instanceof PrimitiveType;
     }
   }
