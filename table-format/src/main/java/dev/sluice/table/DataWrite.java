@@ -51,7 +51,7 @@ final class DataWrite {
     WriteOptions fileOptions = options.forTable(metadata.configuration());
     IntFunction<TableWriter> newWriter = slice -> new TableWriter(context.log().store(), context.log().tablePath(), "",
         plan.tableSchema(), metadata.partitionColumns(), fileOptions, context.clock(),
-        new AtomicInteger(slice * ParallelFileWrite.FILE_NUMBERS_PER_SLICE)::getAndIncrement);
+        new AtomicInteger(slice * ParallelFileWrite.FILE_NUMBERS_PER_SLICE)::getAndIncrement, context.dictionaryHints());
     int[] index = plan.inputIndex();
     boolean identity = inputSchema == null || isIdentity(index, inputSchema.size());
     UnaryOperator<Row> convert = identity ? UnaryOperator.identity() : in -> reorder(in, index);

@@ -15,6 +15,7 @@ import dev.sluice.table.internal.dv.DeletionVectors;
 import dev.sluice.table.internal.log.DeltaLog;
 import dev.sluice.table.internal.replay.FilePaths;
 import dev.sluice.table.internal.scan.StatsJson;
+import dev.sluice.table.internal.parquet.DictionaryHints;
 import dev.sluice.table.internal.parquet.ParquetDataReader;
 import dev.sluice.table.internal.partition.PartitionValues;
 import dev.sluice.table.internal.replay.SnapshotState;
@@ -37,6 +38,8 @@ public final class TableContext {
   private final CommitPolicy policy;
   private final URI tableRoot;
   private SnapshotState cached;
+  /** Shared by every write of this table object: the columns whose dictionaries its recent files gave up. */
+  private final DictionaryHints dictionaryHints = DictionaryHints.create();
 
   public TableContext(DeltaLog log) {
     this(log, Clock.systemUTC(), CommitPolicy.DEFAULT);
@@ -51,6 +54,11 @@ public final class TableContext {
 
   public DeltaLog log() {
     return log;
+  }
+
+  /** What this table's data files taught about dictionary encoding, for its next files. */
+  public DictionaryHints dictionaryHints() {
+    return dictionaryHints;
   }
 
   /**

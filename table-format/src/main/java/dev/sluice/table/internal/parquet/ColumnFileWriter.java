@@ -12,6 +12,7 @@ import org.apache.parquet.compression.CompressionCodecFactory.BytesInputCompress
 import org.apache.parquet.hadoop.ColumnChunkPageWriteStore;
 import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.io.ColumnIOFactory;
 import org.apache.parquet.io.MessageColumnIO;
 import org.apache.parquet.io.OutputFile;
@@ -153,6 +154,11 @@ final class ColumnFileWriter {
   void close() throws IOException {
     flushRowGroup();
     file.end(Map.of());
+  }
+
+  /** The footer written by {@link #close()}. */
+  ParquetMetadata footer() {
+    return file.getFooter();
   }
 
   /** Releases the buffers after a failure; the file itself is deleted by the caller. */

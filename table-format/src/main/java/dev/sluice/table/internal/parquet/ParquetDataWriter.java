@@ -6,11 +6,19 @@ import dev.sluice.table.exceptions.StorageException;
 import dev.sluice.table.storage.ObjectStore;
 import dev.sluice.table.types.StructType;
 import java.io.IOException;
+import java.util.HashSet;
 import java.util.Iterator;
+import java.util.Set;
+import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.ParquetProperties;
+import org.apache.parquet.column.statistics.Statistics;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnPath;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.io.PositionOutputStream;
+import org.apache.parquet.schema.MessageType;
 
 /**
  * Writes one Parquet data file of a Delta table through an {@link ObjectStore}, collecting its
@@ -31,6 +39,9 @@ public final class ParquetDataWriter {
   private final ValueWriters.StructWriter root;
   private final FileStats stats;
   private final EncoderPipeline encoder;
+  private final DictionaryHints hints;
+  /** The leaf columns (dot-joined paths) written plain on a hint, whose outcome teaches nothing. */
+  private final Set<String> plain = new HashSet<>();
   private boolean finished;
 
   private ParquetDataWriter(ObjectStore store, String key, StructType schema, ParquetWriteOptions options) {
@@ -39,15 +50,23 @@ public final class ParquetDataWriter {
     this.root = ValueWriters.root(schema);
     this.stats = new FileStats(schema, options.numIndexedCols());
     this.file = new TrackedOutputFile(new StoreOutputFile(store, key));
-    ParquetProperties props = ParquetProperties.builder()
+    this.hints = options.dictionaryHints();
+    MessageType parquetSchema = ParquetSchemas.toParquet(schema);
+    ParquetProperties.Builder props = ParquetProperties.builder()
         .withPageSize(options.pageSize())
         .withDictionaryPageSize(options.pageSize())
         // Page size statistics (new in Parquet 1.14) are read by no Delta engine; they cost a pass over every value.
-        .withSizeStatisticsEnabled(false)
-        .build();
+        .withSizeStatisticsEnabled(false);
+    for (ColumnDescriptor column : parquetSchema.getColumns()) {
+      String path = ColumnPath.get(column.getPath()).toDotString();
+      if (hints.plain(path)) {
+        plain.add(path);
+        props.withDictionaryEncoding(path, false);
+      }
+    }
     try {
-      this.writer = new ColumnFileWriter(file, ParquetSchemas.toParquet(schema), root, ValueWriters.flatColumns(schema),
-          props, PageCodecs.INSTANCE.getCompressor(CompressionCodecName.valueOf(options.codec().name())),
+      this.writer = new ColumnFileWriter(file, parquetSchema, root, ValueWriters.flatColumns(schema),
+          props.build(), PageCodecs.INSTANCE.getCompressor(CompressionCodecName.valueOf(options.codec().name())),
           options.rowGroupSize());
     } catch (IOException e) {
       throw new StorageException("Creating Parquet data file " + store.uriOf(key) + " failed: " + e.getMessage(), e);
@@ -131,7 +150,23 @@ public final class ParquetDataWriter {
       throw new StorageException("Finishing Parquet data file " + store.uriOf(key) + " failed: " + e.getMessage()
           + "; the partial object was deleted", e);
     }
+    learnDictionaries(writer.footer());
     return new WrittenFile(key, file.length(), stats.numRecords(), stats.toJson());
+  }
+
+  /** Tells the hints which columns that tried a dictionary kept it (Parquet decides at the first page). */
+  private void learnDictionaries(ParquetMetadata footer) {
+    if (footer.getBlocks().isEmpty()) {
+      return;
+    }
+    for (ColumnChunkMetaData column : footer.getBlocks().get(0).getColumns()) {
+      String path = column.getPath().toDotString();
+      if (!plain.contains(path)) {
+        Statistics<?> stats = column.getStatistics();
+        long values = column.getValueCount() - (stats == null || !stats.isNumNullsSet() ? 0 : stats.getNumNulls());
+        hints.record(path, values, !column.hasDictionaryPage());
+      }
+    }
   }
 
   /** Gives up the file: nothing stays visible at {@code key}. Safe to call after a failure. */

@@ -4,6 +4,7 @@ import dev.sluice.table.data.Row;
 import dev.sluice.table.exceptions.SchemaMismatchException;
 import dev.sluice.table.internal.actions.AddFile;
 import dev.sluice.table.internal.parquet.ParquetDataWriter;
+import dev.sluice.table.internal.parquet.DictionaryHints;
 import dev.sluice.table.internal.parquet.ParquetWriteOptions;
 import dev.sluice.table.internal.parquet.WrittenFile;
 import dev.sluice.table.internal.partition.PartitionValues;
@@ -45,22 +46,26 @@ public final class TableWriter {
   private final List<NewFile> done = new ArrayList<>();
   private final String prefix;
   private final IntSupplier fileNumbers;
+  private final DictionaryHints dictionaryHints;
 
   /**
    * @param folder a sub-folder of the table for the files ("" for data files, {@code _change_data} for CDC files)
    */
   public TableWriter(ObjectStore store, String tablePath, String folder, StructType schema, List<String> partitionColumns,
       WriteOptions options, Clock clock) {
-    this(store, tablePath, folder, schema, partitionColumns, options, clock, new AtomicInteger()::getAndIncrement);
+    this(store, tablePath, folder, schema, partitionColumns, options, clock, new AtomicInteger()::getAndIncrement,
+        DictionaryHints.none());
   }
 
   /**
    * Same, numbering files by {@code fileNumbers} ({@code part-NNNNN}): the writers of one write that run in
-   * parallel number their files apart ({@link ParallelFileWrite}).
+   * parallel number their files apart ({@link ParallelFileWrite}), and learning which columns to write without a
+   * dictionary from {@code dictionaryHints} (those of the table: {@code TableContext#dictionaryHints}).
    */
   public TableWriter(ObjectStore store, String tablePath, String folder, StructType schema, List<String> partitionColumns,
-      WriteOptions options, Clock clock, IntSupplier fileNumbers) {
+      WriteOptions options, Clock clock, IntSupplier fileNumbers, DictionaryHints dictionaryHints) {
     this.fileNumbers = fileNumbers;
+    this.dictionaryHints = dictionaryHints;
     this.store = store;
     this.tablePath = tablePath;
     this.folder = folder;
@@ -142,7 +147,8 @@ public final class TableWriter {
     ParquetDataWriter writer = ParquetDataWriter.open(store, key, dataSchema,
         ParquetWriteOptions.defaults()
             .withCodec(options.codec().equals("zstd") ? ParquetWriteOptions.Codec.ZSTD : ParquetWriteOptions.Codec.SNAPPY)
-            .withNumIndexedCols(options.statsColumns()));
+            .withNumIndexedCols(options.statsColumns())
+            .withDictionaryHints(dictionaryHints));
     Open opened = new Open(writer, partitionKey, key, relative, values);
     open.put(partitionKey, opened);
     if (partitionIndex.length == 0) {
