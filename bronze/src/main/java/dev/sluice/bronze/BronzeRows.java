@@ -9,6 +9,8 @@ import dev.sluice.table.types.PrimitiveType;
 import dev.sluice.table.types.StructField;
 import dev.sluice.table.types.StructType;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -85,44 +87,93 @@ final class BronzeRows {
    */
   Shaped shape(StructType input, List<Row> good, StructType table) {
     StructType base = baseSchema(input);
-    List<Integer> data = dataIndexes(input);
     int rescued = input.indexOf(BronzeColumns.RESCUED);
     int source = input.indexOf(BronzeColumns.SOURCE);
-    int ingestedAt = input.indexOf(BronzeColumns.INGESTED_AT);
-    int batchId = input.indexOf(BronzeColumns.BATCH_ID);
     Map<String, String> added = new LinkedHashMap<>(); // lower-case name -> column name
-    List<Map<String, String>> extras = new ArrayList<>(good.size());
-    for (Row r : good) {
-      String json = (String) r.get(rescued);
-      Map<String, String> extra = json == null || policy == SchemaEvolution.RESCUE
-          ? Map.of() : newFields(json, (String) r.get(source), base, table, added);
-      extras.add(extra);
+    Map<Integer, Map<String, String>> extras = new HashMap<>(); // row position -> its new fields
+    if (policy != SchemaEvolution.RESCUE) {
+      int i = 0;
+      for (Row r : good) {
+        String json = (String) r.get(rescued);
+        if (json != null) {
+          extras.put(i, newFields(json, (String) r.get(source), base, table, added));
+        }
+        i++;
+      }
     }
     StructType schema = base;
     for (String column : added.values()) {
       schema = schema.add(column, PrimitiveType.STRING);
     }
+    int[] from = basePositions(input);
     dev.sluice.ingestion.Batch.Builder rows = dev.sluice.ingestion.Batch.builder(schema);
     int i = 0;
     for (Row r : good) {
-      Object[] values = new Object[schema.size()];
-      int k = 0;
-      for (int c : data) {
-        values[k++] = r.get(c);
-      }
-      if (policy == SchemaEvolution.RESCUE) {
-        values[k++] = r.get(rescued);
-      }
-      values[k++] = r.get(ingestedAt);
-      values[k++] = r.get(source);
-      values[k++] = r.get(batchId);
-      for (String column : added.values()) {
-        values[k++] = extras.get(i).get(column);
-      }
-      rows.add(Row.of(values));
+      rows.add(added.isEmpty() ? new Projected(r, from) : withNewColumns(r, from, schema.size(), added, extras.get(i)));
       i++;
     }
     return new Shaped(schema, rows.build().rows());
+  }
+
+  /** For each column of {@link #baseSchema}, its position in the input row. */
+  private int[] basePositions(StructType input) {
+    List<Integer> out = new ArrayList<>(dataIndexes(input));
+    if (policy == SchemaEvolution.RESCUE) {
+      out.add(input.indexOf(BronzeColumns.RESCUED));
+    }
+    for (StructField f : BronzeColumns.LINEAGE.fields()) {
+      out.add(input.indexOf(f.name()));
+    }
+    return out.stream().mapToInt(Integer::intValue).toArray();
+  }
+
+  private static Row withNewColumns(Row r, int[] from, int width, Map<String, String> added,
+      Map<String, String> extra) {
+    Object[] values = new Object[width];
+    int k = 0;
+    for (int c : from) {
+      values[k++] = r.get(c);
+    }
+    for (String column : added.values()) {
+      values[k++] = extra == null ? null : extra.get(column);
+    }
+    return Row.of(values);
+  }
+
+  /** An input row read in the bronze table's column order, without copying its values; compares by value. */
+  private static final class Projected implements Row {
+    private final Row row;
+    private final int[] from;
+
+    Projected(Row row, int[] from) {
+      this.row = row;
+      this.from = from;
+    }
+
+    @Override
+    public int size() {
+      return from.length;
+    }
+
+    @Override
+    public Object get(int ordinal) {
+      return row.get(from[ordinal]);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Row other && Row.equalValues(this, other);
+    }
+
+    @Override
+    public int hashCode() {
+      return Arrays.deepHashCode(toArray());
+    }
+
+    @Override
+    public String toString() {
+      return Arrays.deepToString(toArray());
+    }
   }
 
   /** The row's new fields as column name -> text; registers new columns in {@code added}. */

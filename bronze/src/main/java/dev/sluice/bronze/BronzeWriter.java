@@ -9,6 +9,7 @@ import dev.sluice.table.Table;
 import dev.sluice.table.data.Row;
 import dev.sluice.table.types.StructType;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -47,16 +48,18 @@ final class BronzeWriter implements BatchFunction {
     long batchId = context.batchId();
     StructType in = batch.schema();
     int error = in.indexOf(BronzeColumns.CORRUPT_ERROR);
-    Batch.Builder goodRows = Batch.builder(in);
+    BitSet kept = new BitSet(batch.size());
     List<Row> bad = new ArrayList<>();
+    int i = 0;
     for (Row r : batch.rows()) {
       if (r.isNullAt(error)) {
-        goodRows.add(r);
+        kept.set(i);
       } else {
         bad.add(r);
       }
+      i++;
     }
-    List<Row> good = goodRows.build().rows();
+    List<Row> good = batch.keep(kept).rows(); // a view: the shaped rows are the only ones collected
     long deduplicated = context.metrics().getOrDefault(RowLedger.DEDUPLICATED, 0L);
     Ledger ledger = new Ledger(batch.size() + deduplicated, good.size(), bad.size(), deduplicated);
     createIfMissing(in);

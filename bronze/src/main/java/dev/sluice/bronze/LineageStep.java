@@ -5,8 +5,10 @@ import dev.sluice.ingestion.BatchTransformer;
 import dev.sluice.table.data.Row;
 import dev.sluice.table.types.PrimitiveType;
 import dev.sluice.table.types.StructType;
-import java.util.ArrayList;
-import java.util.List;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.Objects;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,23 +56,23 @@ final class LineageStep implements BatchTransformer {
     StructType schema = outputSchema(batch.schema());
     int error = batch.schema().indexOf(BronzeColumns.CORRUPT_ERROR);
     int source = batch.schema().indexOf(BronzeColumns.SOURCE);
-    Batch.Builder out = Batch.builder(schema);
+    BitSet kept = new BitSet(batch.size());
     long quarantined = 0;
     Set<String> skipped = new java.util.TreeSet<>();
+    int i = 0;
     for (Row r : batch.rows()) {
-      if (ingested.contains((String) r.get(source))) {
+      if (!ingested.isEmpty() && ingested.contains((String) r.get(source))) {
         skipped.add((String) r.get(source));
-        continue;
+      } else {
+        kept.set(i);
+        quarantined += r.isNullAt(error) ? 0 : 1;
       }
-      Object[] values = new Object[schema.size()]; // one copy of the row (not toArray and then a longer copy)
-      for (int i = 0; i < values.length - 2; i++) {
-        values[i] = r.get(i);
-      }
-      values[values.length - 2] = context.batchTimestamp();
-      values[values.length - 1] = context.batchId();
-      out.add(Row.of(values));
-      quarantined += r.isNullAt(error) ? 0 : 1;
+      i++;
     }
+    // Views, not copies: the rows are read once more by the bronze writer, which shapes them for the table.
+    Instant ingestedAt = context.batchTimestamp();
+    Long batchId = context.batchId();
+    Batch out = batch.keep(kept).map(schema, (r, position) -> new Stamped(r, ingestedAt, batchId));
     long deduplicated = batch.size() - out.size();
     Ledger ledger = new Ledger(batch.size(), out.size() - quarantined, quarantined, deduplicated);
     ledger.metrics().forEach(context::count);
@@ -79,6 +81,53 @@ final class LineageStep implements BatchTransformer {
       LOG.info("Pipeline '{}' batch {}: skipped {} rows of {} files already in the table: {}", pipeline,
           context.batchId(), deduplicated, skipped.size(), skipped);
     }
-    return out.build();
+    return out;
+  }
+
+  /** A source row with {@code _ingested_at} and {@code _batch_id} after its values; compares by value. */
+  private static final class Stamped implements Row {
+    private final Row row;
+    private final int size;
+    private final Instant ingestedAt;
+    private final Long batchId;
+
+    Stamped(Row row, Instant ingestedAt, Long batchId) {
+      this.row = row;
+      this.size = row.size();
+      this.ingestedAt = ingestedAt;
+      this.batchId = batchId;
+    }
+
+    @Override
+    public int size() {
+      return size + 2;
+    }
+
+    @Override
+    public Object get(int ordinal) {
+      if (ordinal < size) {
+        return row.get(ordinal);
+      }
+      if (ordinal == size) {
+        return ingestedAt;
+      }
+      Objects.checkIndex(ordinal, size + 2);
+      return batchId;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Row other && Row.equalValues(this, other);
+    }
+
+    @Override
+    public int hashCode() {
+      return Arrays.deepHashCode(toArray());
+    }
+
+    @Override
+    public String toString() {
+      return Arrays.deepToString(toArray());
+    }
   }
 }
