@@ -4,12 +4,12 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.config.SchemaEvolution;
+import dev.sluice.table.data.ProjectedRow;
 import dev.sluice.table.data.Row;
 import dev.sluice.table.types.PrimitiveType;
 import dev.sluice.table.types.StructField;
 import dev.sluice.table.types.StructType;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -109,7 +109,7 @@ final class BronzeRows {
     dev.sluice.ingestion.Batch.Builder rows = dev.sluice.ingestion.Batch.builder(schema);
     int i = 0;
     for (Row r : good) {
-      rows.add(added.isEmpty() ? new Projected(r, from) : withNewColumns(r, from, schema.size(), added, extras.get(i)));
+      rows.add(added.isEmpty() ? new ProjectedRow(r, from) : withNewColumns(r, from, schema.size(), added, extras.get(i)));
       i++;
     }
     return new Shaped(schema, rows.build().rows());
@@ -138,42 +138,6 @@ final class BronzeRows {
       values[k++] = extra == null ? null : extra.get(column);
     }
     return Row.of(values);
-  }
-
-  /** An input row read in the bronze table's column order, without copying its values; compares by value. */
-  private static final class Projected implements Row {
-    private final Row row;
-    private final int[] from;
-
-    Projected(Row row, int[] from) {
-      this.row = row;
-      this.from = from;
-    }
-
-    @Override
-    public int size() {
-      return from.length;
-    }
-
-    @Override
-    public Object get(int ordinal) {
-      return row.get(from[ordinal]);
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof Row other && Row.equalValues(this, other);
-    }
-
-    @Override
-    public int hashCode() {
-      return Arrays.deepHashCode(toArray());
-    }
-
-    @Override
-    public String toString() {
-      return Arrays.deepToString(toArray());
-    }
   }
 
   /** The row's new fields as column name -> text; registers new columns in {@code added}. */

@@ -1,5 +1,6 @@
 package dev.sluice.ingestion.internal.plan.dedup;
 
+import dev.sluice.table.data.ProjectedRow;
 import dev.sluice.table.data.Row;
 import dev.sluice.table.types.PrimitiveType;
 import dev.sluice.table.types.StructField;
@@ -78,7 +79,7 @@ record DedupColumns(int[] keyOrdinals, StructType keySchema, int eventTime) {
 
   /** The key columns of {@code row}, read through rather than copied (the state store encodes them at once). */
   Row keyOf(Row row) {
-    return new KeyRow(row, keyOrdinals);
+    return new ProjectedRow(row, keyOrdinals);
   }
 
   /** The row's event time in epoch microseconds, or null (no watermark, or a null value). */

@@ -1,18 +1,18 @@
-package dev.sluice.ingestion.internal.plan.dedup;
+package dev.sluice.table.data;
 
-import dev.sluice.table.data.Row;
 import java.util.Arrays;
 
 /**
- * Some columns of an input row as a row of their own, without copying them: a dedup key costs one small
- * object instead of an {@code Object[]} and a row per input row. Compares by value like a
- * {@code GenericRow}, so stores that keep key rows work with it too.
+ * Some columns of a row, in a given order, as a row of their own, without copying them: a dedup key or a row
+ * read in another column order costs one small object instead of an {@code Object[]} and a row per input row.
+ * Compares by value like a {@code GenericRow}, so stores that keep rows work with it too.
  */
-final class KeyRow implements Row {
+public final class ProjectedRow implements Row {
   private final Row row;
   private final int[] ordinals;
 
-  KeyRow(Row row, int[] ordinals) {
+  /** Column {@code i} of the view is column {@code ordinals[i]} of {@code row} (the array is not copied). */
+  public ProjectedRow(Row row, int[] ordinals) {
     this.row = row;
     this.ordinals = ordinals;
   }
