@@ -366,12 +366,11 @@ public final class Merge extends WriteOperation<Merge> {
       }
     }
 
-    /** Marks the changed rows of one candidate file in its deletion vector, keeping their changes for the writer. */
     /**
      * Marks the rows of one candidate file that a clause changes. The key columns alone are read first (a file
      * whose key range only overlaps the source's, as most candidates of a small MERGE are, costs a read of one or
      * two columns); whole rows are read only from a file holding a source key, and only its matching rows are
-     * looked at.
+     * converted (the others are skipped in the column readers).
      */
     private FileResult markFile(AddFile file) {
       java.util.BitSet matching = new java.util.BitSet();
@@ -398,12 +397,9 @@ public final class Merge extends WriteOperation<Merge> {
       MergeRows pair = new MergeRows(schema, sourceSchema);
       LongStream.Builder deleted = LongStream.builder();
       List<Changed> changes = new ArrayList<>();
-      try (CloseableIterator<IndexedRow> it = context.readIndexedRows(snapshot, file, schema)) {
+      try (CloseableIterator<IndexedRow> it = context.readIndexedRows(snapshot, file, schema, matching)) {
         while (it.hasNext()) {
           IndexedRow indexed = it.next();
-          if (!matching.get(Math.toIntExact(indexed.index()))) {
-            continue;
-          }
           Row target = indexed.row();
           int pos = source.positionOf(MergeKey.of(target, targetKeys));
           matchedKeys[pos] = true;

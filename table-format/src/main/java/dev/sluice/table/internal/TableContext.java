@@ -172,6 +172,33 @@ public final class TableContext {
     };
   }
 
+  /**
+   * The rows of one data file at the row indexes in {@code rows} (positions in the Parquet file), those its deletion
+   * vector deletes left out; the other rows are skipped unconverted. The caller closes the iterator.
+   */
+  public CloseableIterator<IndexedRow> readIndexedRows(SnapshotState state, AddFile add, StructType readSchema,
+      java.util.BitSet rows) {
+    StructType dataSchema = dataSchema(state, readSchema);
+    java.util.BitSet live = rows;
+    if (add.deletionVectorJson() != null) {
+      DeletedRows deleted = deletedRows(add);
+      live = (java.util.BitSet) rows.clone();
+      for (int i = live.nextSetBit(0); i >= 0; i = live.nextSetBit(i + 1)) {
+        if (deleted.contains(i)) {
+          live.clear(i);
+        }
+      }
+    }
+    java.util.BitSet selection = live;
+    CloseableIterator<IndexedRow> data = open(state, add,
+        () -> ParquetDataReader.readSelected(log.store(), keyOf(add.path()), add.size(), dataSchema, selection));
+    if (dataSchema.size() == readSchema.size()) {
+      return data;
+    }
+    java.util.function.Function<Row, Row> shape = withPartitionValues(add, readSchema, dataSchema);
+    return data.map(r -> new IndexedRow(r.index(), shape.apply(r.row())));
+  }
+
   /** The rows {@code add}'s deletion vector deletes (none without one). */
   public DeletedRows deletedRows(AddFile add) {
     if (add.deletionVectorJson() == null) {
@@ -226,12 +253,18 @@ public final class TableContext {
   private CloseableIterator<Row> openDataFile(SnapshotState state, AddFile add, StructType dataSchema,
       boolean skipDeleted) {
     String key = keyOf(add.path());
+    CloseableIterator<Row> rows = open(state, add, () -> ParquetDataReader.read(log.store(), key, add.size(), dataSchema));
+    if (add.deletionVectorJson() == null || !skipDeleted) {
+      return rows;
+    }
+    return DeletionVectors.skipDeleted(rows, deletedRows(add));
+  }
+
+  /** Opens a data file, its failures as the table's errors (a missing file, a damaged one). */
+  private <T> CloseableIterator<T> open(SnapshotState state, AddFile add,
+      java.util.function.Supplier<CloseableIterator<T>> reader) {
     try {
-      CloseableIterator<Row> rows = ParquetDataReader.read(log.store(), key, add.size(), dataSchema);
-      if (add.deletionVectorJson() == null || !skipDeleted) {
-        return rows;
-      }
-      return DeletionVectors.skipDeleted(rows, deletedRows(add));
+      return reader.get();
     } catch (ObjectNotFoundException e) {
       throw TableErrors.missingDataFile(log.store().uriOf(log.tablePath()), add.path(), state.version(), e);
     } catch (SluiceTableException e) {

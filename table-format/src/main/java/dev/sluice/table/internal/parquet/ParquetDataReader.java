@@ -9,7 +9,15 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.NoSuchElementException;
 import org.apache.parquet.ParquetReadOptions;
+import java.util.List;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.ColumnReader;
+import org.apache.parquet.column.impl.ColumnReadStoreImpl;
 import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.io.api.GroupConverter;
+import org.apache.parquet.schema.Type;
+import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.filter2.compat.FilterCompat;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.io.ColumnIOFactory;
@@ -23,38 +31,54 @@ import org.apache.parquet.schema.MessageType;
  * what Spark and other engines write (see {@link PrimitiveConverters} and {@link ParquetProjection}).
  */
 public final class ParquetDataReader implements CloseableIterator<Row> {
+  // Built once: the no-argument builder starts from a Hadoop Configuration, which parses core-default.xml for each
+  // file opened (most of a short run's read of a small file, seen in a profile of the +1 % increment).
+  private static final ParquetReadOptions OPTIONS = ParquetReadOptions.builder(new PlainParquetConfiguration())
+      .withCodecFactory(PageCodecs.INSTANCE).build();
+
   private final String path;
   private final ParquetFileReader reader;
   private final int width;
   private final MessageColumnIO columnIO;
   private final RowConverters.RowMaterializer materializer;
+  private final MessageType clipped;
+  // Flat files (top-level primitive columns only, Delta's usual shape) are read column by column: no record
+  // assembly state machine, and a row left out by a selection is skipped without being converted.
+  private final boolean flat;
+  private final java.util.BitSet selected;
   private RecordReader<Row> records;
+  private ColumnReader[] columns;
+  private int[] maxDefinition;
   private long remainingInGroup;
   private long remainingNullRows;
+  private long nextIndex;
+  private int nextGroup;
   private boolean closed;
 
-  private ParquetDataReader(ObjectStore store, String key, long size, StructType readSchema) {
+  private ParquetDataReader(ObjectStore store, String key, long size, StructType readSchema, java.util.BitSet selected) {
     StoreInputFile file = new StoreInputFile(store, key, size);
     this.path = file.toString();
     this.width = readSchema.size();
-    ParquetReadOptions options = ParquetReadOptions.builder().withCodecFactory(PageCodecs.INSTANCE).build();
+    this.selected = selected;
     try {
-      this.reader = ParquetFileReader.open(file, options);
+      this.reader = ParquetFileReader.open(file, OPTIONS);
     } catch (IOException e) {
       throw new StorageException("Opening Parquet data file " + path + " failed: " + e.getMessage(), e);
     }
     try {
       MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
-      MessageType clipped = ParquetProjection.clip(readSchema, fileSchema);
+      this.clipped = ParquetProjection.clip(readSchema, fileSchema);
       if (clipped.getFieldCount() == 0) {
         // Nothing to decode: every requested column is missing, so each row is all nulls.
         this.columnIO = null;
         this.materializer = null;
+        this.flat = false;
         this.remainingNullRows = reader.getRecordCount();
       } else {
         this.materializer = new RowConverters.RowMaterializer(readSchema, clipped, path);
         reader.setRequestedSchema(clipped);
-        this.columnIO = new ColumnIOFactory(reader.getFooter().getFileMetaData().getCreatedBy())
+        this.flat = isFlat(clipped);
+        this.columnIO = flat ? null : new ColumnIOFactory(reader.getFooter().getFileMetaData().getCreatedBy())
             .getColumnIO(clipped, fileSchema, true /* strict */);
       }
     } catch (RuntimeException e) {
@@ -71,28 +95,141 @@ public final class ParquetDataReader implements CloseableIterator<Row> {
    *     cannot be read as the requested type (the message names the file and column)
    */
   public static CloseableIterator<Row> read(ObjectStore store, String key, long size, StructType readSchema) {
-    return new ParquetDataReader(store, key, size, readSchema);
+    return new ParquetDataReader(store, key, size, readSchema, null);
+  }
+
+  /**
+   * The rows at the row indexes in {@code rows} (positions in the file, from 0), with their indexes, in file order.
+   * The other rows are not converted, and a row group without a selected row is not read at all.
+   */
+  public static CloseableIterator<dev.sluice.table.internal.IndexedRow> readSelected(ObjectStore store, String key,
+      long size, StructType readSchema, java.util.BitSet rows) {
+    ParquetDataReader reader = new ParquetDataReader(store, key, size, readSchema, rows);
+    return new CloseableIterator<>() {
+      @Override
+      public boolean hasNext() {
+        return reader.hasNext();
+      }
+
+      @Override
+      public dev.sluice.table.internal.IndexedRow next() {
+        Row row = reader.next();
+        return new dev.sluice.table.internal.IndexedRow(reader.nextIndex - 1, row);
+      }
+
+      @Override
+      public void close() {
+        reader.close();
+      }
+    };
+  }
+
+  private static boolean isFlat(MessageType schema) {
+    for (Type t : schema.getFields()) {
+      if (!t.isPrimitive() || t.isRepetition(Type.Repetition.REPEATED)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   @Override
   public boolean hasNext() {
-    if (columnIO == null) {
-      return remainingNullRows > 0;
+    if (columnIO == null && !flat) {
+      return selected == null ? remainingNullRows > 0 : nextSelectedNullRow();
     }
-    while (remainingInGroup == 0) {
-      PageReadStore pages;
-      try {
-        pages = reader.readNextRowGroup();
-      } catch (IOException e) {
-        throw new StorageException("Reading a row group of Parquet data file " + path + " failed: " + e.getMessage(), e);
+    while (true) {
+      while (remainingInGroup == 0) {
+        if (selected != null && !skipUnselectedGroups()) {
+          return false;
+        }
+        PageReadStore pages;
+        try {
+          pages = reader.readNextRowGroup();
+        } catch (IOException e) {
+          throw new StorageException("Reading a row group of Parquet data file " + path + " failed: " + e.getMessage(), e);
+        }
+        if (pages == null) {
+          return false;
+        }
+        nextGroup++;
+        remainingInGroup = pages.getRowCount();
+        if (flat) {
+          openColumns(pages);
+        } else {
+          records = columnIO.getRecordReader(pages, materializer, FilterCompat.NOOP);
+        }
       }
-      if (pages == null) {
+      if (selected == null) {
+        return true;
+      }
+      int next = selected.nextSetBit(Math.toIntExact(nextIndex));
+      if (next < 0) {
         return false;
       }
-      remainingInGroup = pages.getRowCount();
-      records = columnIO.getRecordReader(pages, materializer, FilterCompat.NOOP);
+      if (next >= nextIndex + remainingInGroup) {
+        // Nothing more selected in this row group: leave the rest of it unread.
+        nextIndex += remainingInGroup;
+        remainingInGroup = 0;
+        continue;
+      }
+      while (nextIndex < next) {
+        skipRow();
+      }
+      return true;
+    }
+  }
+
+  /** Skips whole row groups before the next selected row; false when no selected row is left in the file. */
+  private boolean skipUnselectedGroups() {
+    int next = selected.nextSetBit(Math.toIntExact(nextIndex));
+    if (next < 0) {
+      return false;
+    }
+    List<BlockMetaData> blocks = reader.getRowGroups();
+    while (nextGroup < blocks.size() && nextIndex + blocks.get(nextGroup).getRowCount() <= next) {
+      nextIndex += blocks.get(nextGroup).getRowCount();
+      if (!reader.skipNextRowGroup()) {
+        return false;
+      }
+      nextGroup++;
     }
     return true;
+  }
+
+  private boolean nextSelectedNullRow() {
+    while (remainingNullRows > 0 && !selected.get(Math.toIntExact(nextIndex))) {
+      remainingNullRows--;
+      nextIndex++;
+    }
+    return remainingNullRows > 0;
+  }
+
+  private void openColumns(PageReadStore pages) {
+    ColumnReadStoreImpl store = new ColumnReadStoreImpl(pages, materializer.getRootConverter(), clipped,
+        reader.getFooter().getFileMetaData().getCreatedBy());
+    List<ColumnDescriptor> descriptors = clipped.getColumns();
+    columns = new ColumnReader[descriptors.size()];
+    maxDefinition = new int[descriptors.size()];
+    for (int i = 0; i < columns.length; i++) {
+      columns[i] = store.getColumnReader(descriptors.get(i));
+      maxDefinition[i] = descriptors.get(i).getMaxDefinitionLevel();
+    }
+  }
+
+  private void skipRow() {
+    if (flat) {
+      for (int i = 0; i < columns.length; i++) {
+        if (columns[i].getCurrentDefinitionLevel() == maxDefinition[i]) {
+          columns[i].skip();
+        }
+        columns[i].consume();
+      }
+    } else {
+      records.read();
+    }
+    remainingInGroup--;
+    nextIndex++;
   }
 
   @Override
@@ -100,12 +237,26 @@ public final class ParquetDataReader implements CloseableIterator<Row> {
     if (!hasNext()) {
       throw new NoSuchElementException("No more rows in " + path);
     }
-    if (columnIO == null) {
+    nextIndex++;
+    if (columnIO == null && !flat) {
       remainingNullRows--;
       return Row.of(new Object[width]);
     }
     remainingInGroup--;
-    return records.read();
+    if (!flat) {
+      return records.read();
+    }
+    GroupConverter root = materializer.getRootConverter();
+    root.start();
+    for (int i = 0; i < columns.length; i++) {
+      // A value below the column's maximum definition level is a null: its converter is not called.
+      if (columns[i].getCurrentDefinitionLevel() == maxDefinition[i]) {
+        columns[i].writeCurrentValueToConverter();
+      }
+      columns[i].consume();
+    }
+    root.end();
+    return materializer.getCurrentRecord();
   }
 
   @Override

@@ -207,6 +207,48 @@ class ParquetRoundTripTest {
   }
 
   @Test
+  void selectedRowsAreReadWithTheirIndexesAcrossRowGroupsFlatOrNested() {
+    List<Row> rows = new ArrayList<>();
+    for (int n = 0; n < 3000; n++) {
+      rows.add(n % 7 == 0 ? nullRow() : fullRow(n % 900));
+    }
+    // Small row groups, so that the selection skips whole groups and parts of them.
+    WrittenFile written = ParquetDataWriter.write(store, "t/g.parquet", ALL_TYPES, rows.iterator(),
+        ParquetWriteOptions.defaults().withRowGroupSize(64 * 1024));
+    assertThat(ParquetFileReaderGroups.count(store, written)).isGreaterThan(3);
+    java.util.BitSet selected = new java.util.BitSet();
+    for (int n : new int[] {0, 1, 7, 500, 501, 1999, 2100, 2999}) {
+      selected.set(n);
+    }
+    StructType flat = StructType.empty().add("s", PrimitiveType.STRING).add("ts", PrimitiveType.TIMESTAMP)
+        .add("dec_mid", DecimalType.of(18, 6)).add("ghost", PrimitiveType.LONG)
+        .add(StructField.of("required", PrimitiveType.LONG, false));
+    for (StructType schema : List.of(flat, ALL_TYPES)) {
+      List<dev.sluice.table.internal.IndexedRow> read =
+          ParquetDataReader.readSelected(store, written.key(), written.size(), schema, selected).toList();
+      List<Row> all = ParquetDataReader.read(store, written.key(), written.size(), schema).toList();
+
+      assertThat(read).extracting(dev.sluice.table.internal.IndexedRow::index)
+          .containsExactly(0L, 1L, 7L, 500L, 501L, 1999L, 2100L, 2999L);
+      assertThat(read).allSatisfy(r -> assertThat(r.row()).isEqualTo(all.get((int) r.index())));
+    }
+    assertThat(ParquetDataReader.read(store, written.key(), written.size(), ALL_TYPES).toList()).isEqualTo(rows);
+    assertThat(ParquetDataReader.readSelected(store, written.key(), written.size(), flat, new java.util.BitSet())
+        .toList()).isEmpty();
+  }
+
+  /** Row groups of a written file. */
+  private static final class ParquetFileReaderGroups {
+    static int count(ObjectStore store, WrittenFile written) {
+      try (ParquetFileReader r = ParquetFileReader.open(new StoreInputFile(store, written.key(), written.size()))) {
+        return r.getRowGroups().size();
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }
+  }
+
+  @Test
   void readingOnlyMissingColumnsGivesOneNullRowPerRecord() {
     roundTrip(ALL_TYPES, List.of(fullRow(1), fullRow(2)), ParquetWriteOptions.defaults());
 
