@@ -34,7 +34,7 @@ if ! built; then
 fi
 
 cd "$ROOT"
-# With SLUICE_CDS=on the launcher records its class-data-sharing archive on its first start after a build: do it
+# The launcher records its class-data-sharing archive on its first start after a build (unless SLUICE_CDS=off): do it
 # here, so that no measured run pays for it.
 "$ROOT/sluice" --version >/dev/null
 # shellcheck disable=SC2086  # BENCH_JAVA_OPTS holds several options
