@@ -18,6 +18,7 @@ import dev.sluice.table.internal.scan.StatsJson;
 import dev.sluice.table.internal.parquet.DictionaryHints;
 import dev.sluice.table.internal.parquet.ParquetDataReader;
 import dev.sluice.table.internal.partition.PartitionValues;
+import dev.sluice.table.internal.replay.SharedSnapshots;
 import dev.sluice.table.internal.replay.SnapshotState;
 import dev.sluice.table.internal.scan.FileSkipping;
 import dev.sluice.table.internal.txn.CommitPolicy;
@@ -66,7 +67,13 @@ public final class TableContext {
    * that commit every few seconds would otherwise re-read the whole JSON tail each time).
    */
   public synchronized SnapshotState latestState() {
-    cached = cached == null ? log.snapshot() : log.update(cached);
+    if (cached != null) {
+      cached = log.update(cached);
+    } else {
+      SnapshotState shared = SharedSnapshots.get(log.store(), log.tablePath());
+      cached = shared == null ? log.snapshot() : log.updateFromShared(shared);
+    }
+    SharedSnapshots.offer(log.store(), log.tablePath(), cached);
     return cached;
   }
 

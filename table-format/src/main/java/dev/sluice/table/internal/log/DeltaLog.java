@@ -127,6 +127,38 @@ public final class DeltaLog {
   }
 
   /**
+   * The latest state, from {@code base} read by another table object (see {@link
+   * dev.sluice.table.internal.replay.SharedSnapshots}): used only when the log still lists the very commit file
+   * {@code base} ended with (same size and modification time), so that a table deleted and created again at the
+   * same path is replayed afresh, never advanced from the old one's state.
+   */
+  public SnapshotState updateFromShared(SnapshotState base) {
+    LogSegment segment = LogSegments.build(store, logPath, OptionalLong.empty());
+    if (!endsWithin(base.segment(), segment)) {
+      return LogReplay.replay(store, tablePath, segment);
+    }
+    if (segment.version() == base.version()) {
+      return base;
+    }
+    return LogReplay.advance(store, base, segment).orElseGet(() -> LogReplay.replay(store, tablePath, segment));
+  }
+
+  /** Whether {@code newer} lists the last file of {@code older}, unchanged. */
+  private static boolean endsWithin(LogSegment older, LogSegment newer) {
+    List<ObjectStatus> files = older.deltas().isEmpty() ? older.checkpoint() : older.deltas();
+    if (files.isEmpty() || newer.version() < older.version()) {
+      return false;
+    }
+    ObjectStatus last = files.get(files.size() - 1);
+    for (ObjectStatus f : older.deltas().isEmpty() ? newer.checkpoint() : newer.deltas()) {
+      if (f.key().equals(last.key())) {
+        return f.size() == last.size() && f.modificationTime() == last.modificationTime();
+      }
+    }
+    return false;
+  }
+
+  /**
    * The actions of one commit, in file order.
    *
    * @throws ObjectNotFoundException if the commit file does not exist
