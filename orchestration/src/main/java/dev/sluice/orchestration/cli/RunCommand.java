@@ -62,6 +62,7 @@ final class RunCommand implements Callable<Integer> {
       java.util.concurrent.CompletableFuture<Boolean> quick = java.util.concurrent.CompletableFuture.completedFuture(false);
       if (availableNow || selected.stream().allMatch(p -> PipelineRuns.trigger(p.trigger()).isFinite())) {
         quick = ShortRunCompiler.applyInBackground(compilerMode, runs.session(), c, selected);
+        TablePrefetch.startInBackground(runs.session(), c, selected);
       }
       outcomes = availableNow ? runs.runAvailableNow(selected) : runs.runConfigured(selected);
       report.compiler(quick.join() ? "quick" : "full");
