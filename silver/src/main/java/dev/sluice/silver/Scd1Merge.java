@@ -75,7 +75,7 @@ final class Scd1Merge implements MergeStrategy {
     existing.settleTies(decided, ledger);
     ledger.into(metrics);
     tombstones.record(stage, decided.tombstones, batchTime, appId, batchId);
-    return commit(batch, snapshot, decided, appId, batchId, metrics);
+    return commit(batch, snapshot, decided, existing, appId, batchId, metrics);
   }
 
   /** A partition's rows (with their batch position last) as changes, in arrival order. */
@@ -176,6 +176,8 @@ final class Scd1Merge implements MergeStrategy {
     private final Snapshot snapshot;
     private final int sequence;
     private final List<Batch> routed;
+    // Where the rows read were found (a batch of one partition only: the routed read keeps no locations).
+    private final Map<String, BitSet> locations = new HashMap<>();
     final List<Change> ties = new ArrayList<>();
 
     Current(StructType stage, Snapshot snapshot, KeyPartitions parts) {
@@ -229,7 +231,7 @@ final class Scd1Merge implements MergeStrategy {
     Map<List<Object>, Row> of(int p, Set<List<Object>> keys) {
       Map<List<Object>, Row> out = new HashMap<>();
       if (routed == null) {
-        KeyedRows.read(snapshot, read, config.keys(), keys).forEach((k, rows) -> out.put(k, rows.get(0)));
+        KeyedRows.read(snapshot, read, config.keys(), keys, locations).forEach((k, rows) -> out.put(k, rows.get(0)));
         return out;
       }
       int[] keyPos = SilverSchemas.positions(read, config.keys());
@@ -240,6 +242,11 @@ final class Scd1Merge implements MergeStrategy {
         }
       }
       return out;
+    }
+
+    /** Per data file, the row indexes of the table's rows of the batch's keys; null when not kept. */
+    Map<String, BitSet> locations() {
+      return routed == null ? locations : null;
     }
 
     Object sequence(Row current) {
@@ -281,11 +288,15 @@ final class Scd1Merge implements MergeStrategy {
    * One source row per key, each decided above: the clauses only apply what was decided. The inserts go to the MERGE
    * as rows found absent in the snapshot read, in two shares written in parallel, read from the batch again.
    */
-  private CommitResult commit(Batch batch, Snapshot snapshot, Decisions decided, String appId, long batchId,
-      Map<String, Long> metrics) {
+  private CommitResult commit(Batch batch, Snapshot snapshot, Decisions decided, Current existing, String appId,
+      long batchId, Map<String, Long> metrics) {
     StructType stage = batch.schema();
     Merge merge = table.newMerge().source(stage, decided.matched).on(config.keys().toArray(String[]::new))
         .txn(appId, batchId).operation("STREAMING MERGE").metrics(metrics);
+    if (snapshot != null && existing.locations() != null) {
+      // The rows of the matched keys were found above: the MERGE needn't read the candidates' keys again.
+      merge.targetRowsAt(snapshot.version(), existing.locations());
+    }
     if (decided.matched.isEmpty()) {
       // Nothing to match: skip reading the table, but still commit so that the batch's ledger is recorded.
       merge.targetFilter(Predicate.alwaysFalse());

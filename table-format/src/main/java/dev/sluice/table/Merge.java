@@ -60,6 +60,8 @@ public final class Merge extends WriteOperation<Merge> {
   private String latestBy;
   private Predicate targetFilter;
   private boolean mergeSchema;
+  private long locatedVersion = -1;
+  private Map<String, java.util.BitSet> locatedRows;
   private final List<String> clauseText = new ArrayList<>();
 
   Merge(TableContext context) {
@@ -94,6 +96,20 @@ public final class Merge extends WriteOperation<Merge> {
   public Merge insertAbsent(long readVersion, List<? extends Iterable<Row>> shares) {
     this.absentVersion = readVersion;
     this.absentShares = List.copyOf(shares);
+    return this;
+  }
+
+  /**
+   * Where the caller found the target rows of the source's keys in the table's version {@code readVersion} (from a
+   * {@link Scan#locatedRows} of that snapshot, filtered by the source keys, which reads the files pruning by those
+   * keys leaves): per data file (its log path), the row indexes; a file not named holds none of them. An attempt on
+   * that version reads the rows at these indexes instead of reading every candidate's key columns first (with
+   * deletion vectors on); an attempt on a later version (after a conflict) ignores them. Indexes of rows whose key
+   * is not in the source are allowed (they match nothing).
+   */
+  public Merge targetRowsAt(long readVersion, Map<String, java.util.BitSet> rowsByFile) {
+    this.locatedVersion = readVersion;
+    this.locatedRows = Map.copyOf(rowsByFile);
     return this;
   }
 
@@ -373,23 +389,10 @@ public final class Merge extends WriteOperation<Merge> {
      * converted (the others are skipped in the column readers).
      */
     private FileResult markFile(AddFile file) {
-      java.util.BitSet matching = new java.util.BitSet();
-      int[] keyAt = new int[targetKeys.length];
-      StructType keySchema = StructType.empty();
-      for (int i = 0; i < targetKeys.length; i++) {
-        keySchema = keySchema.add(schema.field(targetKeys[i]));
-        keyAt[i] = i;
-      }
-      long live = 0;
-      try (CloseableIterator<IndexedRow> it = context.readIndexedRows(snapshot, file, keySchema)) {
-        while (it.hasNext()) {
-          IndexedRow indexed = it.next();
-          live++;
-          if (source.positionOf(MergeKey.of(indexed.row(), keyAt)) >= 0) {
-            matching.set(Math.toIntExact(indexed.index()));
-          }
-        }
-      }
+      java.util.OptionalLong stored = dev.sluice.table.internal.scan.StatsJson.numRecords(file.stats());
+      boolean located = locatedRows != null && snapshot.version() == locatedVersion && stored.isPresent();
+      KeyMatches keyed = located ? null : keyMatches(file);
+      java.util.BitSet matching = located ? locatedRows.getOrDefault(file.path(), new java.util.BitSet()) : keyed.rows();
       Counts c = new Counts();
       if (matching.isEmpty()) {
         return new FileResult(file, null, c, null);
@@ -402,6 +405,9 @@ public final class Merge extends WriteOperation<Merge> {
           IndexedRow indexed = it.next();
           Row target = indexed.row();
           int pos = source.positionOf(MergeKey.of(target, targetKeys));
+          if (pos < 0) {
+            continue;   // a located row of a key the MERGE does not change
+          }
           matchedKeys[pos] = true;
           Row src = source.row(pos);
           Clause clause = firstApplicable(pair.with(target, src));
@@ -423,8 +429,31 @@ public final class Merge extends WriteOperation<Merge> {
       if (changes.isEmpty()) {
         return new FileResult(file, null, c, null);
       }
-      long physical = live + context.deletedRows(file).cardinality();
+      // Stats count a file's physical rows (the protocol's rule with deletion vectors).
+      long physical = located ? stored.getAsLong() : keyed.live() + context.deletedRows(file).cardinality();
       return new FileResult(file, null, c, new Marked(DeletedRows.of(deleted.build().toArray()), physical, changes));
+    }
+
+    /** The row indexes of {@code file}'s live rows holding a source key, from a read of its key columns. */
+    private KeyMatches keyMatches(AddFile file) {
+      long live = 0;
+      java.util.BitSet matching = new java.util.BitSet();
+      int[] keyAt = new int[targetKeys.length];
+      StructType keySchema = StructType.empty();
+      for (int i = 0; i < targetKeys.length; i++) {
+        keySchema = keySchema.add(schema.field(targetKeys[i]));
+        keyAt[i] = i;
+      }
+      try (CloseableIterator<IndexedRow> it = context.readIndexedRows(snapshot, file, keySchema)) {
+        while (it.hasNext()) {
+          IndexedRow indexed = it.next();
+          live++;
+          if (source.positionOf(MergeKey.of(indexed.row(), keyAt)) >= 0) {
+            matching.set(Math.toIntExact(indexed.index()));
+          }
+        }
+      }
+      return new KeyMatches(matching, live);
     }
 
     /** Rewrites one candidate file if any of its rows changes. */
@@ -546,6 +575,9 @@ public final class Merge extends WriteOperation<Merge> {
   private record Marked(DeletedRows deleted, long physicalRows, List<Changed> changes) {}
 
   private record Changed(Row row, String type) {}
+
+  /** The rows of a file that hold a source key, and how many live rows it has. */
+  private record KeyMatches(java.util.BitSet rows, long live) {}
 
   private Clause firstApplicable(MergeRows rows) {
     for (Clause c : matched) {

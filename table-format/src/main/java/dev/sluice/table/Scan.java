@@ -94,6 +94,39 @@ public final class Scan {
     });
   }
 
+  /**
+   * Every matching row of every file with its file and row index (for {@link Merge#targetRowsAt}); the caller closes
+   * the iterator.
+   */
+  public CloseableIterator<LocatedRow> locatedRows() {
+    List<AddFile> files = context.prune(state, predicate);
+    Iterator<AddFile> it = files.iterator();
+    return RowIterators.concat(new Iterator<>() {
+      @Override
+      public boolean hasNext() {
+        return it.hasNext();
+      }
+
+      @Override
+      public CloseableIterator<LocatedRow> next() {
+        if (!it.hasNext()) {
+          throw new NoSuchElementException();
+        }
+        AddFile add = it.next();
+        return RowIterators.filter(context.readIndexedRows(state, add, readSchema),
+            r -> filter.test(r.row())).map(r -> new LocatedRow(add.path(), r.index(), project(r.row())));
+      }
+    });
+  }
+
+  private Row project(Row row) {
+    Object[] out = new Object[projection.length];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = row.get(projection[i]);
+    }
+    return Row.of(out);
+  }
+
   /** The matching rows of one file of this scan; the caller closes the iterator. */
   public CloseableIterator<Row> rows(DataFile file) {
     AddFile add = state.activeFiles().values().stream()

@@ -123,6 +123,68 @@ class DeletionVectorWriteTest {
   }
 
   @Test
+  void aMergeToldWhereItsTargetRowsAreMarksThoseAndIgnoresRowsOfOtherKeys() {
+    Snapshot read = table.latestSnapshot();
+    Map<String, java.util.BitSet> located = new java.util.HashMap<>();
+    try (CloseableIterator<LocatedRow> rows = read.scan().filter(Predicate.in("id", List.of("o000003", "o000004")))
+        .build().locatedRows()) {
+      rows.forEachRemaining(r -> located.computeIfAbsent(r.file(), f -> new java.util.BitSet()).set((int) r.rowIndex()));
+    }
+    assertThat(located.values()).extracting(java.util.BitSet::cardinality).containsExactly(2);
+    located.values().iterator().next().set(7);   // a row of a key the source doesn't hold: it matches nothing
+
+    CommitResult r = table.newMerge().source(Orders.SCHEMA, List.of(Orders.order(3, "paid", 1, 5),
+            Orders.order(4, "paid", 1, 5), Orders.order(20, "new", 1, 5)))
+        .on("id").targetRowsAt(read.version(), located).whenMatchedUpdate().whenNotMatchedInsert().commit();
+
+    assertThat(ids()).hasSize(11).doesNotHaveDuplicates();
+    assertThat(statusById()).containsEntry("o000003", "paid").containsEntry("o000004", "paid")
+        .containsEntry("o000007", "open").containsEntry("o000020", "new");
+    assertThat(r.metric("numTargetRowsUpdated")).isEqualTo(2);
+    assertThat(r.metric("numTargetRowsInserted")).isEqualTo(1);
+  }
+
+  @Test
+  void aMergeToldWhereItsTargetRowsAreReadsTheirFileOnceInsteadOfTwice() {
+    dev.sluice.table.testing.FailingObjectStore counting = new dev.sluice.table.testing.FailingObjectStore(local);
+    long[] reads = new long[2];
+    for (int told = 0; told < 2; told++) {
+      Table t = Table.forPath(counting, "copy" + told);
+      t.create(Orders.SCHEMA).property("delta.enableDeletionVectors", "true").commit();
+      t.newAppend().rows(Orders.range(0, 10)).commit();
+      Snapshot read = t.latestSnapshot();
+      Map<String, java.util.BitSet> located = new java.util.HashMap<>();
+      read.scan().filter(Predicate.in("id", List.of("o000003"))).build().locatedRows()
+          .forEachRemaining(r -> located.computeIfAbsent(r.file(), f -> new java.util.BitSet()).set((int) r.rowIndex()));
+      Merge merge = t.newMerge().source(Orders.SCHEMA, List.of(Orders.order(3, "paid", 1, 5))).on("id")
+          .whenMatchedUpdate();
+      if (told == 1) {
+        merge.targetRowsAt(read.version(), located);
+      }
+      List<String> files = new ArrayList<>();
+      counting.reset().failReadsMatching(k -> k.endsWith(".parquet") && files.add(k) && false);
+      merge.commit();
+      reads[told] = files.stream().filter(k -> k.contains(read.files().get(0).logPath())).count();
+      counting.reset();
+    }
+
+    assertThat(reads[1]).isPositive().isLessThan(reads[0]);
+  }
+
+  @Test
+  void rowLocationsOfAnOlderVersionAreIgnored() {
+    long stale = table.latestSnapshot().version();
+    table.newAppend().rows(Orders.range(10, 12)).commit();
+
+    // An empty map would say "no file holds a source key": at a later version the MERGE reads the keys itself.
+    table.newMerge().source(Orders.SCHEMA, List.of(Orders.order(3, "paid", 1, 5), Orders.order(11, "paid", 1, 5)))
+        .on("id").targetRowsAt(stale, Map.of()).whenMatchedUpdate().whenNotMatchedInsert().commit();
+
+    assertThat(ids()).hasSize(12).doesNotHaveDuplicates();
+    assertThat(statusById()).containsEntry("o000003", "paid").containsEntry("o000011", "paid");
+  }
+
+  @Test
   void theChangeFeedHoldsOnlyTheChangedRowsNotTheReAddedFile() {
     long v1 = table.newDelete().where(Predicate.eq("id", "o000002")).commit().version();
     long v2 = table.newMerge().source(Orders.SCHEMA, List.of(Orders.order(3, "paid", 1, 5))).on("id")

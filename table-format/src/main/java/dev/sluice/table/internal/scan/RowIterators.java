@@ -12,9 +12,9 @@ public final class RowIterators {
   private RowIterators() {}
 
   /** Opens each file's iterator only when the previous one is exhausted; closing closes the current one. */
-  public static CloseableIterator<Row> concat(Iterator<CloseableIterator<Row>> parts) {
+  public static <T> CloseableIterator<T> concat(Iterator<CloseableIterator<T>> parts) {
     return new CloseableIterator<>() {
-      private CloseableIterator<Row> current;
+      private CloseableIterator<T> current;
 
       @Override
       public boolean hasNext() {
@@ -32,7 +32,7 @@ public final class RowIterators {
       }
 
       @Override
-      public Row next() {
+      public T next() {
         if (!hasNext()) {
           throw new NoSuchElementException();
         }
