@@ -76,22 +76,7 @@ public final class Scan {
 
   /** Every matching row of every file; the caller closes the iterator. */
   public CloseableIterator<Row> rows() {
-    List<AddFile> files = context.prune(state, predicate);
-    Iterator<AddFile> it = files.iterator();
-    return RowIterators.concat(new Iterator<>() {
-      @Override
-      public boolean hasNext() {
-        return it.hasNext();
-      }
-
-      @Override
-      public CloseableIterator<Row> next() {
-        if (!it.hasNext()) {
-          throw new NoSuchElementException();
-        }
-        return rowsOf(it.next());
-      }
-    });
+    return perFile(this::rowsOf);
   }
 
   /**
@@ -99,8 +84,13 @@ public final class Scan {
    * the iterator.
    */
   public CloseableIterator<LocatedRow> locatedRows() {
-    List<AddFile> files = context.prune(state, predicate);
-    Iterator<AddFile> it = files.iterator();
+    return perFile(add -> RowIterators.filter(context.readIndexedRows(state, add, readSchema),
+        r -> filter.test(r.row())).map(r -> new LocatedRow(add.path(), r.index(), project(r.row()))));
+  }
+
+  /** The files' iterators one after the other, each opened when the previous one is exhausted. */
+  private <T> CloseableIterator<T> perFile(java.util.function.Function<AddFile, CloseableIterator<T>> open) {
+    Iterator<AddFile> it = context.prune(state, predicate).iterator();
     return RowIterators.concat(new Iterator<>() {
       @Override
       public boolean hasNext() {
@@ -108,13 +98,11 @@ public final class Scan {
       }
 
       @Override
-      public CloseableIterator<LocatedRow> next() {
+      public CloseableIterator<T> next() {
         if (!it.hasNext()) {
           throw new NoSuchElementException();
         }
-        AddFile add = it.next();
-        return RowIterators.filter(context.readIndexedRows(state, add, readSchema),
-            r -> filter.test(r.row())).map(r -> new LocatedRow(add.path(), r.index(), project(r.row())));
+        return open.apply(it.next());
       }
     });
   }
