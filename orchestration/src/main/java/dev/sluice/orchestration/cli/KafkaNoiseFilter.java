@@ -6,7 +6,7 @@ import ch.qos.logback.core.spi.FilterReply;
 import dev.sluice.orchestration.backlog.KafkaBacklog;
 
 /**
- * Drops the kafka-clients warnings that ask nothing of a user, on the CLI's appender (logback.xml); every other
+ * Drops the kafka-clients warnings that ask nothing of a user, on the CLI's appender ({@link CliLogging}); every other
  * warning of those loggers still shows.
  *
  * <ul>

@@ -6,6 +6,8 @@ import dev.sluice.config.ConfigException;
 import dev.sluice.ingestion.expr.ExpressionException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.Callable;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
@@ -18,9 +20,6 @@ import picocli.CommandLine.Spec;
 /** The {@code sluice} command: runs pipelines of a config, checks configs and inspects pipelines and tables. */
 @Command(name = "sluice", mixinStandardHelpOptions = true, version = "sluice 0.1.0",
     description = "Runs bronze -> silver -> gold pipelines as exactly-once streaming queries into Delta tables.",
-    subcommands = {RunCommand.class, ServeCommand.class, ValidateCommand.class, StatusCommand.class, RunsCommand.class,
-        TablesCommand.class, HistoryCommand.class, ReadCommand.class, StateCommand.class, FsckCommand.class, OptimizeCommand.class,
-        VacuumCommand.class, DiagnoseCommand.class, DemoCommand.class, ProduceDemoCommand.class, CommandLine.HelpCommand.class},
     footer = {"", "Exit codes: 0 done, 1 a run or read failed, 2 bad usage or config.",
         "Start with: sluice demo"})
 public final class SluiceCli implements Callable<Integer> {
@@ -35,10 +34,21 @@ public final class SluiceCli implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
+  /**
+   * The subcommands, in the order the usage lists them. Not in {@code @Command(subcommands)}: picocli would build the
+   * model of every one by reflection on each start (picocli's Java 5 class files can't go into the class archive
+   * either), and a run names one.
+   */
+  private static final List<Class<?>> SUBCOMMANDS = List.of(RunCommand.class, ServeCommand.class,
+      ValidateCommand.class, StatusCommand.class, RunsCommand.class, TablesCommand.class, HistoryCommand.class,
+      ReadCommand.class, StateCommand.class, FsckCommand.class, OptimizeCommand.class, VacuumCommand.class,
+      DiagnoseCommand.class, DemoCommand.class, ProduceDemoCommand.class, CommandLine.HelpCommand.class);
+
   private Terminal terminal;
 
   /** Runs a command and exits with its exit code. */
   public static void main(String[] args) {
+    CliLogging.ownsProcess();
     ShortRunCompiler.ownsProcess();
     System.exit(execute(args, new PrintWriter(System.out, true, StandardCharsets.UTF_8),
         new PrintWriter(System.err, true, StandardCharsets.UTF_8), System.console() != null));
@@ -48,6 +58,7 @@ public final class SluiceCli implements Callable<Integer> {
   public static int execute(String[] args, PrintWriter out, PrintWriter err, boolean interactive) {
     SluiceCli root = new SluiceCli();
     CommandLine cli = new CommandLine(root);
+    addSubcommands(cli, args);
     cli.setOut(out);
     cli.setErr(err);
     cli.setExecutionStrategy(parsed -> {
@@ -57,6 +68,21 @@ public final class SluiceCli implements Callable<Integer> {
     });
     cli.setExecutionExceptionHandler((e, command, parsed) -> root.report(e, err));
     return cli.execute(args);
+  }
+
+  /**
+   * Adds the subcommand {@code args} name, or all of them when they name none (the usage, a typo's suggestions and
+   * {@code help} want the whole list). The root's options are flags, so the first argument that is not an option
+   * is the subcommand's name.
+   */
+  static void addSubcommands(CommandLine cli, String[] args) {
+    String named = Arrays.stream(args).filter(a -> !a.startsWith("-")).findFirst().orElse(null);
+    List<Class<?>> chosen = SUBCOMMANDS.stream()
+        .filter(c -> c.getAnnotation(Command.class).name().equals(named) && !named.equals("help"))
+        .toList();
+    for (Class<?> c : chosen.isEmpty() ? SUBCOMMANDS : chosen) {
+      cli.addSubcommand(c);
+    }
   }
 
   @Override

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code sluice} in a child JVM with its shipped logback.xml, against a real in-process broker: a many-batch run from a
+ * {@code sluice} in a child JVM with its own logging set-up (CliLogging), against a real in-process broker: a many-batch run from a
  * 3-partition topic and a diagnose of unreachable brokers print none of kafka-clients' warnings that ask nothing of a
  * user (partitions' offsets listed while unassigned; the backlog's failed connections), and still say what matters.
  */

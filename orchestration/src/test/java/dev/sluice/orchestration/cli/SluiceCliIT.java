@@ -62,6 +62,18 @@ class SluiceCliIT {
   }
 
   @Test
+  void verboseLogsTheEngineToStandardErrorInTheCliPattern() {
+    Map<String, String> fresh = new java.util.HashMap<>(env);
+    fresh.put("SLUICE_WAREHOUSE", dir.resolve("verbose-warehouse").toUri().toString());
+    SluiceProcess.Result r = SluiceProcess.run(dir, fresh, "-v", "run", config.toString(), "--available-now",
+        "--pipeline", "orders_bronze");
+    assertThat(r.exitCode()).as(r.toString()).isZero();
+    assertThat(r.err().lines().filter(l -> l.matches("\\d\\d:\\d\\d:\\d\\d\\.\\d{3} INFO  d\\.s\\..* - .+")))
+        .as(r.toString()).isNotEmpty();
+    assertThat(r.out()).doesNotContain(" INFO ");
+  }
+
+  @Test
   void statusJsonHasEachPipelinesLastBatchTableVersionAndBalancedLedger() throws IOException {
     SluiceProcess.Result r = sluice("status", config.toString(), "--json");
     assertThat(r.exitCode()).as(r.toString()).isZero();

@@ -69,7 +69,7 @@ public final class SluiceProcess {
   /**
    * The test classpath (Surefire and Failsafe publish it as {@code surefire.test.class.path}) without test
    * classes, ours or a module's test jar (they hold a logback-test.xml, which logback prefers), so the child logs
-   * with the CLI's own logback.xml, as a user's run does.
+   * with the CLI's own logging set-up ({@link CliLogging}), as a user's run does.
    */
   public static String classpath() {
     String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
