@@ -13,10 +13,19 @@ import java.util.function.ToLongFunction;
  * @param inKey whether the time is a function of the key alone (a window aggregation's window), so that
  *     changing an entry's value never moves it in time; otherwise of the value alone (a deduplication's expiry)
  * @param time the entry's time, from its key when {@code inKey}, else from its value
+ * @param longValueColumn the value's column that holds the time as a LONG ({@link #ofLongValueColumn}), which lets
+ *     a store read it from its encoded bytes without decoding the value; -1 when {@code time} is a function
  */
-public record StateTimeIndex(boolean inKey, ToLongFunction<Row> time) {
+public record StateTimeIndex(boolean inKey, ToLongFunction<Row> time, int longValueColumn) {
   public StateTimeIndex {
     Objects.requireNonNull(time, "time");
+    if (longValueColumn >= 0 && inKey) {
+      throw new IllegalArgumentException("A time in the key has no value column, not " + longValueColumn);
+    }
+  }
+
+  public StateTimeIndex(boolean inKey, ToLongFunction<Row> time) {
+    this(inKey, time, -1);
   }
 
   /** The time is in the key (the key decides; a value update keeps the entry in place). */
@@ -27,6 +36,18 @@ public record StateTimeIndex(boolean inKey, ToLongFunction<Row> time) {
   /** The time is in the value (each put may move the entry in time). */
   public static StateTimeIndex ofValue(ToLongFunction<Row> time) {
     return new StateTimeIndex(false, time);
+  }
+
+  /**
+   * The time is the value's LONG column {@code column} (epoch microseconds; a null never expires), as a
+   * deduplication's expiry.
+   */
+  public static StateTimeIndex ofLongValueColumn(int column) {
+    if (column < 0) {
+      throw new IllegalArgumentException("A value column is numbered from 0, not " + column);
+    }
+    return new StateTimeIndex(false, value -> value.get(column) == null ? Long.MAX_VALUE : (Long) value.get(column),
+        column);
   }
 
   /** The time of the entry {@code key} → {@code value}. */

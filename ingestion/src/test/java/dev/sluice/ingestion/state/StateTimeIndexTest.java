@@ -50,7 +50,12 @@ class StateTimeIndexTest {
 
   /** A provider as a fresh process opens it; {@code index} null: created without one. */
   StateStoreProvider provider(StateStoreType type, StateTimeIndex index, int snapshotInterval) {
-    StateStoreFactory f = StateStores.factory(StateStoreSettings.of(type).withLocalDir(dir.resolve("local"))
+    return provider(type, index, snapshotInterval, folder);
+  }
+
+  StateStoreProvider provider(StateStoreType type, StateTimeIndex index, int snapshotInterval, Location folder) {
+    StateStoreFactory f = StateStores.factory(StateStoreSettings.of(type)
+            .withLocalDir(dir.resolve("local").resolve(folder.key().replace('/', '_')))
         .withSnapshotInterval(snapshotInterval).withRocksDbMemoryBytes(8 << 20));
     factories.add(f);
     StateStoreProvider p = index == null ? f.create(folder, SCHEMA) : f.create(folder, SCHEMA, index);
@@ -146,5 +151,43 @@ class StateTimeIndexTest {
     assertThat(removeUpTo(s, BY_COUNT, 5, lowest)).isEqualTo(Map.of("c", 3L));
     assertThat(lowest[0]).isEqualTo(6);
     assertThat(contents(s)).isEqualTo(Map.of("b", 6L));
+  }
+
+  /**
+   * A deduplication's expiry: the time read in place from the value's LONG column (null: never expires) evicts
+   * what the same time read from each decoded value evicts, over extreme and negative times, after a rebuild.
+   */
+  @ParameterizedTest
+  @EnumSource(StateStoreType.class)
+  void aTimeInALongValueColumnEvictsWhatTheSameTimeReadFromDecodedValuesEvicts(StateStoreType type) {
+    StateTimeIndex column = StateTimeIndex.ofLongValueColumn(0);
+    StateTimeIndex function = StateTimeIndex.ofValue(v -> v.get(0) == null ? Long.MAX_VALUE : (Long) v.get(0));
+    Location other = new Location(folder.store(), "ckpt/state/1/0");
+    StateStoreProvider fast = provider(type, column, 10);
+    StateStoreProvider plain = provider(type, null, 10, other);
+    java.util.Random random = new java.util.Random(7);
+    StateStore a = fast.load(1);
+    StateStore b = plain.load(1);
+    for (int i = 0; i < 3000; i++) {
+      long time = switch (random.nextInt(10)) {
+        case 0 -> Long.MIN_VALUE + random.nextInt(3);
+        case 1 -> Long.MAX_VALUE - random.nextInt(3);
+        default -> random.nextLong(-1L << 40, 1L << 40);
+      };
+      dev.sluice.table.data.Row v = i % 97 == 0 ? dev.sluice.table.data.Row.of(null, "never") : value(time);
+      a.put(key("k" + i), v);
+      b.put(key("k" + i), v);
+    }
+    a.commit();
+    b.commit();
+    fast.close();
+    StateStore s = provider(type, column, 10).load(2);
+    StateStore t = plain.load(2);
+    for (long upTo : new long[] {Long.MIN_VALUE, -(1L << 39), 0, 0, 1L << 39, Long.MAX_VALUE - 2}) {
+      StateStore.Eviction expected = t.removeUpTo(function, upTo, null);
+      assertThat(s.removeUpTo(column, upTo, null)).as("up to %d", upTo).isEqualTo(expected);
+      assertThat(contents(s)).isEqualTo(contents(t));
+    }
+    assertThat(contents(s)).containsKey("k0").containsKey("k97"); // null times never expire
   }
 }

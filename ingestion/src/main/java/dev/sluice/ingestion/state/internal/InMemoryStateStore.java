@@ -3,11 +3,13 @@ package dev.sluice.ingestion.state.internal;
 import dev.sluice.ingestion.state.StateEntry;
 import dev.sluice.ingestion.state.StateStore;
 import dev.sluice.ingestion.state.StateStoreMetrics;
+import dev.sluice.ingestion.state.StateTimeIndex;
 import dev.sluice.table.data.Row;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 import java.util.Objects;
+import java.util.function.BiConsumer;
 import java.util.function.Predicate;
 
 /**
@@ -170,6 +172,37 @@ final class InMemoryStateStore implements StateStore {
       n++;
     }
     return removed;
+  }
+
+  /**
+   * With the time in a LONG column of the value (a deduplication's expiry), reads it from each encoded value in place:
+   * a run's first batch evicts with a pass over every key (the last run's horizon is gone with its process), and
+   * decoding each value to a row was most of that pass.
+   */
+  @Override
+  public Eviction removeUpTo(StateTimeIndex index, long upToMicros, BiConsumer<Row, Row> removed) {
+    if (index.inKey() || removed != null || !codec.readsFirstValueLong(index.longValueColumn())) {
+      return StateStore.super.removeUpTo(index, upToMicros, removed);
+    }
+    checkOpen();
+    int capacity = map.capacity();
+    int start = map.emptySlot();
+    long count = 0;
+    long lowest = Long.MAX_VALUE;
+    for (int n = 1; n < capacity; ) {
+      int slot = (start + n) & (capacity - 1);
+      if (map.keyAt(slot) != null) {
+        long time = codec.firstValueLong(map.valueAt(slot));
+        if (time <= upToMicros) {
+          removeAt(slot);
+          count++;
+          continue; // a later entry of the probe run may have moved into this slot
+        }
+        lowest = Math.min(lowest, time);
+      }
+      n++;
+    }
+    return new Eviction(count, lowest);
   }
 
   @Override

@@ -1,6 +1,7 @@
 package dev.sluice.ingestion.state.internal;
 
 import dev.sluice.table.data.Row;
+import dev.sluice.table.types.PrimitiveType;
 import java.io.IOException;
 
 /**
@@ -37,6 +38,34 @@ final class StateRowCodec {
     valueBuffer.reset();
     values.writeRow(valueBuffer, value);
     return valueBuffer.toByteArray();
+  }
+
+  /**
+   * Whether {@link #firstValueLong} reads the value's column {@code column}: the first column, of type LONG. A store
+   * uses it to evict by a time in the value without decoding every value.
+   */
+  boolean readsFirstValueLong(int column) {
+    return column == 0 && values.type().size() > 0 && values.type().field(0).type() == PrimitiveType.LONG;
+  }
+
+  /**
+   * The first column of an encoded value, a LONG ({@link #readsFirstValueLong}), read in place: the null bitmap,
+   * then the zig-zag varint ({@link ValueCodecs}); {@link Long#MAX_VALUE} when null.
+   */
+  long firstValueLong(byte[] bytes) {
+    if ((bytes[0] & 1) != 0) {
+      return Long.MAX_VALUE;
+    }
+    int at = NullBitmap.bytes(values.type().size());
+    long raw = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      int b = bytes[at++];
+      raw |= (long) (b & 0x7F) << shift;
+      if ((b & 0x80) == 0) {
+        break;
+      }
+    }
+    return (raw >>> 1) ^ -(raw & 1);
   }
 
   Row decodeKey(byte[] bytes) {

@@ -27,6 +27,10 @@ final class StructCodec implements ValueCodec {
     }
   }
 
+  StructType type() {
+    return type;
+  }
+
   @Override
   public void write(ByteWriter out, Object value) {
     writeRow(out, (Row) value);

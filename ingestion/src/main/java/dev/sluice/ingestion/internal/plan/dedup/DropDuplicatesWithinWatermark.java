@@ -26,7 +26,7 @@ final class DropDuplicatesWithinWatermark implements StatefulTransform {
   static final StructType VALUE_SCHEMA = StructType.empty().add("expiresAtMicros", PrimitiveType.LONG);
 
   /** The expiry is in the value: a store without the index can evict without decoding a single key. */
-  private static final StateTimeIndex EXPIRY = StateTimeIndex.ofValue(value -> (Long) value.get(0));
+  private static final StateTimeIndex EXPIRY = StateTimeIndex.ofLongValueColumn(0);
   /** Keys per store lookup: one multiGet on RocksDB, and all a batch holds of its keys at a time. */
   private static final int LOOKUP_CHUNK = 1024;
 
