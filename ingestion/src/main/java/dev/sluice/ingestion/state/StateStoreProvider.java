@@ -13,6 +13,13 @@ public interface StateStoreProvider extends AutoCloseable {
    */
   StateStore load(long version);
 
+  /**
+   * A hint that {@link #load} of {@code version} comes next: a provider may start reading the state of
+   * {@code version - 1} on a thread of its own, so that the read overlaps the batch's source read. Does nothing by
+   * default; a failure of that read surfaces in {@link #load}.
+   */
+  default void prepare(long version) {}
+
   /** Deletes files no longer needed to rebuild versions {@code >= minVersionToKeep}. */
   void purge(long minVersionToKeep);
 

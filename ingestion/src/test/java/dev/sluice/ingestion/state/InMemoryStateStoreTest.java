@@ -280,6 +280,38 @@ class InMemoryStateStoreTest {
         .hasMessageContaining("1.delta is missing");
   }
 
+  /**
+   * A read started ahead ({@code prepare}) gives the load the state a load alone reads; a prepared version the
+   * load doesn't ask for is dropped, and a read ahead that fails fails the load with the same error.
+   */
+  @Test
+  void aStateReadAheadLoadsWhatALoadReadsAndFailsAsItFails() throws Exception {
+    StateStoreProvider p = provider(3);
+    for (long v = 1; v <= 5; v++) {
+      commit(p, v, Map.of("k" + v, v, "k" + (v - 1), -1L, "shared", v * 10));
+    }
+    StateStoreProvider ahead = provider(3);
+    ahead.prepare(6);
+    Map<String, Long> expected = contents(provider(3).load(6));
+    assertThat(expected).containsOnlyKeys("k5", "shared");
+    StateStore s = ahead.load(6);
+    assertThat(contents(s)).isEqualTo(expected);
+    s.put(key("k6"), value(6));
+    s.commit();
+    ahead.prepare(7); // the cache holds version 6 already: nothing to read
+    assertThat(contents(ahead.load(7))).containsOnlyKeys("k5", "k6", "shared");
+
+    StateStoreProvider other = provider(3);
+    other.prepare(4);
+    assertThat(contents(other.load(3))).containsOnlyKeys("k2", "shared").containsEntry("shared", 20L);
+
+    Files.delete(dir.resolve("ckpt/state/0/0/5.delta"));
+    StateStoreProvider failing = provider(3);
+    failing.prepare(6);
+    assertThatThrownBy(() -> failing.load(6)).isInstanceOf(IllegalStateException.class)
+        .hasMessageStartingWith("Cannot rebuild state version 5 in " + folder + ": " + folder.resolve("5.delta"));
+  }
+
   @Test
   void aMissingDeltaFailsNamingTheFileAndTheFix() throws Exception {
     StateStoreProvider p = provider(3);

@@ -91,6 +91,13 @@ final class ExecutionPlan implements AutoCloseable {
     return !watermarks.isEmpty();
   }
 
+  /** Lets the state stores start reading the state batch {@code batchId} runs on, while its sources are read. */
+  void prepareState(long batchId) {
+    for (StatefulTransform s : stateful) {
+      providers.get(s).prepare(batchId + 1);
+    }
+  }
+
   /** Runs the steps over one batch with the given watermark; the state stores stay open until {@link #commitState}. */
   Batch run(Batch input, long batchId, Instant timestamp, long watermarkMs, LateRows late) {
     return run(List.of(input), batchId, timestamp, watermarkMs, late);

@@ -384,6 +384,7 @@ public final class MicroBatchExecution implements StreamingQuery {
     private void execute(long batchId, OffsetEntry entry, Map<String, Long> durations, long triggerStart) {
       lease.heartbeat();
       status = new QueryStatus("Processing new data", true, true);
+      plan.prepareState(batchId);
       long t0 = System.nanoTime();
       long inputRows = 0;
       List<Batch> perSource = new ArrayList<>();

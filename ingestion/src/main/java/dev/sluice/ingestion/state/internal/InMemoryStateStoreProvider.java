@@ -50,6 +50,9 @@ public final class InMemoryStateStoreProvider implements StateStoreProvider {
   private long recordsSinceSnapshot;
   private long cacheHits;
   private long cacheMisses;
+  /** A read of state version {@link #preparedVersion} started by {@link #prepare}; null when none is pending. */
+  private java.util.concurrent.CompletableFuture<Rebuilt> prepared;
+  private long preparedVersion = -1;
 
   InMemoryStateStoreProvider(Location folder, StateSchema schema, int snapshotInterval, Compression compression) {
     Objects.requireNonNull(folder, "location");
@@ -85,12 +88,59 @@ public final class InMemoryStateStoreProvider implements StateStoreProvider {
     }
     if (cachedVersion != version - 1) {
       cacheMisses++;
-      rebuild(version - 1);
+      cached = new BytesMap();
+      cachedBytes = 0;
+      cachedVersion = -1;
+      install(takePrepared(version - 1));
     } else {
       cacheHits++;
     }
     active = new InMemoryStateStore(this, version, cached, new StateRowCodec(keys, values));
     return active;
+  }
+
+  /** Reads the state of {@code version - 1} on a daemon thread when the cache doesn't hold it. */
+  @Override
+  public void prepare(long version) {
+    // version 1 starts from the empty state: nothing to read ahead
+    if (version < 2 || cachedVersion == version - 1 || (prepared != null && preparedVersion == version - 1)) {
+      return;
+    }
+    long stateVersion = version - 1;
+    java.util.concurrent.CompletableFuture<Rebuilt> read = new java.util.concurrent.CompletableFuture<>();
+    Thread t = new Thread(() -> {
+      try {
+        read.complete(read(stateVersion));
+      } catch (RuntimeException | Error e) {
+        read.completeExceptionally(e);
+      }
+    }, "sluice-state-read");
+    t.setDaemon(true);
+    t.start();
+    prepared = read;
+    preparedVersion = stateVersion;
+  }
+
+  /** The state of {@code stateVersion}: the prepared read when it is of that version, else read now. */
+  private Rebuilt takePrepared(long stateVersion) {
+    java.util.concurrent.CompletableFuture<Rebuilt> pending = prepared;
+    boolean matches = pending != null && preparedVersion == stateVersion;
+    prepared = null;
+    preparedVersion = -1;
+    if (!matches) {
+      return read(stateVersion);
+    }
+    try {
+      return pending.join();
+    } catch (java.util.concurrent.CompletionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      if (e.getCause() instanceof Error r) {
+        throw r;
+      }
+      throw e;
+    }
   }
 
   @Override
@@ -118,6 +168,8 @@ public final class InMemoryStateStoreProvider implements StateStoreProvider {
     cached = new BytesMap();
     cachedVersion = -1;
     cachedBytes = 0;
+    prepared = null;
+    preparedVersion = -1;
   }
 
   String folder() {
@@ -210,11 +262,20 @@ public final class InMemoryStateStoreProvider implements StateStoreProvider {
     listed = null;
   }
 
-  /** Replaces the cache with {@code stateVersion} read from storage. */
-  private void rebuild(long stateVersion) {
-    cached = new BytesMap();
-    cachedBytes = 0;
-    cachedVersion = -1;
+  /** A state version read from storage, not yet the cache. */
+  private record Rebuilt(long version, BytesMap map, long bytes, long deltaRecords, StateFileListing listing) {}
+
+  /** Replaces the cache with a version read from storage. */
+  private void install(Rebuilt r) {
+    cached = r.map();
+    cachedBytes = r.bytes();
+    recordsSinceSnapshot = r.deltaRecords();
+    cachedVersion = r.version();
+    listed = r.listing();
+  }
+
+  /** Reads {@code stateVersion} from storage; touches no field but the immutable ones (it may run on another thread). */
+  private Rebuilt read(long stateVersion) {
     StateFileListing listing = files.list();
     OptionalLong snapshot = listing.latestSnapshotAtOrBelow(stateVersion);
     long from = snapshot.orElse(0);
@@ -235,11 +296,7 @@ public final class InMemoryStateStoreProvider implements StateStoreProvider {
     for (long v = from + 1; v <= stateVersion; v++) {
       files.read(StateFileNames.delta(v), StateFileFormat.DELTA, replay);
     }
-    cached = map;
-    cachedBytes = replay.bytes;
-    recordsSinceSnapshot = replay.deltaRecords;
-    cachedVersion = stateVersion;
-    listed = listing;
+    return new Rebuilt(stateVersion, map, replay.bytes, replay.deltaRecords, listing);
   }
 
   /** Applies file records to a map, keeping the encoded size of its entries. */

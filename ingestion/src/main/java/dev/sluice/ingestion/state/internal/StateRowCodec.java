@@ -16,10 +16,14 @@ final class StateRowCodec {
   private final ByteWriter keyBuffer = new ByteWriter(256);
   private final ByteWriter valueBuffer = new ByteWriter(256);
   private final ByteReader reader = new ByteReader();
+  private final boolean firstValueIsLong;
+  private final int valueBitmapBytes;
 
   StateRowCodec(StructCodec keys, StructCodec values) {
     this.keys = keys;
     this.values = values;
+    this.firstValueIsLong = values.type().size() > 0 && values.type().field(0).type() == PrimitiveType.LONG;
+    this.valueBitmapBytes = NullBitmap.bytes(values.type().size());
   }
 
   /** Encodes {@code key} into {@link #keyBytes()} and returns its length. */
@@ -45,7 +49,7 @@ final class StateRowCodec {
    * uses it to evict by a time in the value without decoding every value.
    */
   boolean readsFirstValueLong(int column) {
-    return column == 0 && values.type().size() > 0 && values.type().field(0).type() == PrimitiveType.LONG;
+    return column == 0 && firstValueIsLong;
   }
 
   /**
@@ -56,7 +60,7 @@ final class StateRowCodec {
     if ((bytes[0] & 1) != 0) {
       return Long.MAX_VALUE;
     }
-    int at = NullBitmap.bytes(values.type().size());
+    int at = valueBitmapBytes;
     long raw = 0;
     for (int shift = 0; shift < 64; shift += 7) {
       int b = bytes[at++];
