@@ -61,7 +61,7 @@ final class RunCommand implements Callable<Integer> {
          RunReport report = RunReport.open(reportJson, runs.session(), selected)) {
       java.util.concurrent.CompletableFuture<Boolean> quick = java.util.concurrent.CompletableFuture.completedFuture(false);
       if (availableNow || selected.stream().allMatch(p -> PipelineRuns.trigger(p.trigger()).isFinite())) {
-        quick = ShortRunCompiler.applyInBackground(compilerMode, runs.session(), c, selected);
+        quick = ShortRunCompiler.applyInBackground(compilerMode, selected, runs::backlog);
         TablePrefetch.startInBackground(runs.session(), c, selected);
       }
       outcomes = availableNow ? runs.runAvailableNow(selected) : runs.runConfigured(selected);

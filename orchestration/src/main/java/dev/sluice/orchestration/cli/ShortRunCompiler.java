@@ -61,12 +61,17 @@ final class ShortRunCompiler {
 
   /** Whether a finite run of {@code pipelines} is short enough for {@code quick} under {@code auto}. */
   static boolean isShort(SluiceSession session, SluiceConfig config, List<PipelineConfig> pipelines) {
+    return isShort(pipelines, p -> Backlog.of(session, config, p));
+  }
+
+  /** Same, with the backlogs from {@code backlogs}. */
+  static boolean isShort(List<PipelineConfig> pipelines, java.util.function.Function<PipelineConfig, Backlog> backlogs) {
     long fileBytes = 0;
     for (PipelineConfig p : pipelines) {
       if (p.source().kafka().isPresent()) {
         return false;
       }
-      Backlog b = Backlog.of(session, config, p);
+      Backlog b = backlogs.apply(p);
       if (!b.small(MAX_FILE_BYTES, MAX_COMMITS, 0)) {
         return false;
       }
@@ -81,12 +86,12 @@ final class ShortRunCompiler {
    * only after thousands of calls. The future tells whether C2 is off; it never fails (a JVM that refuses the
    * directive just compiles as usual).
    */
-  static java.util.concurrent.CompletableFuture<Boolean> applyInBackground(Mode mode, SluiceSession session,
-      SluiceConfig config, List<PipelineConfig> pipelines) {
+  static java.util.concurrent.CompletableFuture<Boolean> applyInBackground(Mode mode, List<PipelineConfig> pipelines,
+      java.util.function.Function<PipelineConfig, Backlog> backlogs) {
     java.util.concurrent.CompletableFuture<Boolean> done = new java.util.concurrent.CompletableFuture<>();
     Thread t = new Thread(() -> {
       try {
-        done.complete(apply(mode, session, config, pipelines));
+        done.complete(apply(mode, pipelines, backlogs));
       } catch (RuntimeException | Error e) {
         LOG.debug("Could not decide how to compile this run; compiling as usual: {}", e.toString());
         done.complete(false);
@@ -98,8 +103,9 @@ final class ShortRunCompiler {
   }
 
   /** Applies {@code mode} to this JVM before a finite run of {@code pipelines}; returns whether C2 is now off. */
-  static boolean apply(Mode mode, SluiceSession session, SluiceConfig config, List<PipelineConfig> pipelines) {
-    boolean quick = mode == Mode.QUICK || (mode == Mode.AUTO && isShort(session, config, pipelines));
+  static boolean apply(Mode mode, List<PipelineConfig> pipelines,
+      java.util.function.Function<PipelineConfig, Backlog> backlogs) {
+    boolean quick = mode == Mode.QUICK || (mode == Mode.AUTO && isShort(pipelines, backlogs));
     if (!quick) {
       return false;
     }
