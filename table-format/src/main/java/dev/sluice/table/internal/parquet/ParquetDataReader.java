@@ -50,9 +50,14 @@ public final class ParquetDataReader implements CloseableIterator<Row> {
   // the pages holding a selected row are read and decompressed, and each column reader steps over the other rows'
   // values in bulk (skipping row by row, column by column, was most of a MERGE's second pass over a touched file).
   private final boolean ranged;
+  /** A group is read whole when more than 1 row in this many is chosen. */
+  private static final int DENSE_SHARE = 8;
   private long[] rangedRows = new long[0];
   private int rangedNext;
   private long groupStart;
+  // A group most of whose rows are chosen is read whole, stepping over the few others: row ranges cost more there.
+  private boolean groupWhole;
+  private long groupNextRow;
   private RecordReader<Row> records;
   private ColumnReader[] columns;
   private int[] maxDefinition;
@@ -170,9 +175,12 @@ public final class ParquetDataReader implements CloseableIterator<Row> {
       int to = Math.toIntExact(Math.min(groupStart + rows, Integer.MAX_VALUE));
       long[] chosen = selected.get(from, to).stream().mapToLong(i -> i + from).toArray();
       long start = groupStart;
+      groupWhole = chosen.length * DENSE_SHARE > rows;
+      groupNextRow = start;
       PageReadStore pages;
       try {
-        pages = reader.readFilteredRowGroup(nextGroup, SelectedRows.ranges(chosen, start, rows));
+        pages = groupWhole ? reader.readRowGroup(nextGroup)
+            : reader.readFilteredRowGroup(nextGroup, SelectedRows.ranges(chosen, start, rows));
       } catch (IOException e) {
         throw new StorageException("Reading a row group of Parquet data file " + path + " failed: " + e.getMessage(), e);
       }
@@ -273,14 +281,18 @@ public final class ParquetDataReader implements CloseableIterator<Row> {
     }
   }
 
+  private void skipColumns() {
+    for (int i = 0; i < columns.length; i++) {
+      if (columns[i].getCurrentDefinitionLevel() == maxDefinition[i]) {
+        columns[i].skip();
+      }
+      columns[i].consume();
+    }
+  }
+
   private void skipRow() {
     if (flat) {
-      for (int i = 0; i < columns.length; i++) {
-        if (columns[i].getCurrentDefinitionLevel() == maxDefinition[i]) {
-          columns[i].skip();
-        }
-        columns[i].consume();
-      }
+      skipColumns();
     } else {
       records.read();
     }
@@ -294,7 +306,14 @@ public final class ParquetDataReader implements CloseableIterator<Row> {
       throw new NoSuchElementException("No more rows in " + path);
     }
     if (ranged) {
-      nextIndex = rangedRows[rangedNext++] + 1;
+      long row = rangedRows[rangedNext++];
+      if (groupWhole) {
+        for (; groupNextRow < row; groupNextRow++) {
+          skipColumns();
+        }
+        groupNextRow++;
+      }
+      nextIndex = row + 1;
       return readFlatRow();
     }
     nextIndex++;
