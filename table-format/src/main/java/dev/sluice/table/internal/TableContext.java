@@ -16,7 +16,9 @@ import dev.sluice.table.internal.log.DeltaLog;
 import dev.sluice.table.internal.replay.FilePaths;
 import dev.sluice.table.internal.scan.StatsJson;
 import dev.sluice.table.internal.parquet.DictionaryHints;
+import dev.sluice.table.internal.parquet.PageSkipping;
 import dev.sluice.table.internal.parquet.ParquetDataReader;
+import dev.sluice.table.internal.partition.FilePruner;
 import dev.sluice.table.internal.partition.PartitionValues;
 import dev.sluice.table.internal.replay.SharedSnapshots;
 import dev.sluice.table.internal.replay.SnapshotState;
@@ -206,6 +208,16 @@ public final class TableContext {
     return data.map(r -> new IndexedRow(r.index(), shape.apply(r.row())));
   }
 
+  /**
+   * The rows of {@code add} (positions in the file) in pages whose page index says they may hold a row that
+   * {@code pruner} matches, or null when every row may; {@code filterColumns} are the data columns the pruner's
+   * predicate names, as the table's schema types them.
+   */
+  public java.util.BitSet candidateRows(SnapshotState state, AddFile add, StructType filterColumns, FilePruner pruner) {
+    return open(state, add, () -> PageSkipping.candidateRows(log.store(), keyOf(add.path()), add.size(), filterColumns,
+        stats -> pruner.mightMatch(add.partitionValues(), stats)));
+  }
+
   /** The rows {@code add}'s deletion vector deletes (none without one). */
   public DeletedRows deletedRows(AddFile add) {
     if (add.deletionVectorJson() == null) {
@@ -268,8 +280,7 @@ public final class TableContext {
   }
 
   /** Opens a data file, its failures as the table's errors (a missing file, a damaged one). */
-  private <T> CloseableIterator<T> open(SnapshotState state, AddFile add,
-      java.util.function.Supplier<CloseableIterator<T>> reader) {
+  private <T> T open(SnapshotState state, AddFile add, java.util.function.Supplier<T> reader) {
     try {
       return reader.get();
     } catch (ObjectNotFoundException e) {

@@ -50,8 +50,11 @@ public final class ParquetDataReader implements CloseableIterator<Row> {
   // the pages holding a selected row are read and decompressed, and each column reader steps over the other rows'
   // values in bulk (skipping row by row, column by column, was most of a MERGE's second pass over a touched file).
   private final boolean ranged;
-  /** A group is read whole when more than 1 row in this many is chosen. */
+  /** A group is read whole when more than 1 row in this many is chosen, in short runs. */
   private static final int DENSE_SHARE = 8;
+  // Runs this long on average are whole pages (what page skipping chooses): row ranges over them cost next to
+  // nothing and leave the other pages unread, however many rows are chosen.
+  private static final int LONG_RUN = 1_000;
   private long[] rangedRows = new long[0];
   private int rangedNext;
   private long groupStart;
@@ -175,7 +178,8 @@ public final class ParquetDataReader implements CloseableIterator<Row> {
       int to = Math.toIntExact(Math.min(groupStart + rows, Integer.MAX_VALUE));
       long[] chosen = selected.get(from, to).stream().mapToLong(i -> i + from).toArray();
       long start = groupStart;
-      groupWhole = chosen.length * DENSE_SHARE > rows;
+      groupWhole = chosen.length == rows
+          || (chosen.length * DENSE_SHARE > rows && chosen.length < runs(chosen) * LONG_RUN);
       groupNextRow = start;
       PageReadStore pages;
       try {
@@ -192,6 +196,17 @@ public final class ParquetDataReader implements CloseableIterator<Row> {
       return true;
     }
     return false;
+  }
+
+  /** The number of runs of consecutive rows in {@code rows} (ascending). */
+  private static long runs(long[] rows) {
+    long runs = rows.length == 0 ? 0 : 1;
+    for (int i = 1; i < rows.length; i++) {
+      if (rows[i] != rows[i - 1] + 1) {
+        runs++;
+      }
+    }
+    return runs;
   }
 
   @Override

@@ -98,10 +98,27 @@ public final class StoreInputFile implements InputFile {
       readFully(bytes, 0, bytes.length);
     }
 
+    // A readFully is parquet asking for exactly the bytes it needs (a footer, a column chunk, the pages a row range
+    // keeps): what the buffer doesn't hold is read as it is asked, not a read-ahead chunk (a few pages of a large
+    // file cost 4 MiB each that way). Streamed reads (thrift-encoded indexes) still read ahead.
     @Override
     public void readFully(byte[] bytes, int start, int len) throws IOException {
       int done = 0;
       while (done < len) {
+        if (pos < bufferStart || pos >= bufferStart + buffer.length) {
+          int rest = len - done;
+          if (pos + rest > getLength()) {
+            throw new EOFException("Reached the end of " + key + " with " + (getLength() - pos) + " of " + rest
+                + " bytes left to read");
+          }
+          byte[] read = store.readRange(key, pos, rest);
+          if (read.length < rest) {
+            throw new EOFException("Reached the end of " + key + " with " + (rest - read.length) + " bytes still to read");
+          }
+          System.arraycopy(read, 0, bytes, start + done, rest);
+          pos += rest;
+          return;
+        }
         int n = read(bytes, start + done, len - done);
         if (n < 0) {
           throw new EOFException("Reached the end of " + key + " with " + (len - done) + " bytes still to read");
