@@ -214,7 +214,8 @@ public final class Merge extends WriteOperation<Merge> {
     txn.readPredicate(scope, context.fileMatcher(snapshot, scope));
     boolean dvs = DeletionVectorUpdate.enabled(txn.protocol(), txn.metadata());
     Attempt run = new Attempt(snapshot, schema, targetKeys, plan, source,
-        options.forTable(txn.metadata().configuration()), ChangeFeed.enabled(txn.metadata()), dvs);
+        options.forTable(txn.metadata().configuration()), ChangeFeed.enabled(txn.metadata()), dvs,
+        context.pageFilter(snapshot, scope));
     List<AddFile> candidates = context.prune(snapshot, scope);
     List<RewriteFiles.Written> written;
     try {
@@ -297,10 +298,14 @@ public final class Merge extends WriteOperation<Merge> {
     private final boolean useDvs;
     final DeletionVectorUpdate deletionVectors = new DeletionVectorUpdate(context);
     private final List<AddFile> marked = new ArrayList<>();
+    // A candidate file's rows in pages that may hold a source key (null: all of them).
+    private final java.util.function.Function<AddFile, java.util.BitSet> pages;
 
     Attempt(SnapshotState snapshot, StructType schema, int[] targetKeys, SchemaEnforcer.Plan plan, SourceIndex source,
-        WriteOptions writeOptions, boolean changeFeed, boolean useDvs) {
+        WriteOptions writeOptions, boolean changeFeed, boolean useDvs,
+        java.util.function.Function<AddFile, java.util.BitSet> pages) {
       this.useDvs = useDvs;
+      this.pages = pages;
       this.snapshot = snapshot;
       this.schema = schema;
       this.targetKeys = targetKeys;
@@ -430,13 +435,15 @@ public final class Merge extends WriteOperation<Merge> {
         return new FileResult(file, null, c, null);
       }
       // Stats count a file's physical rows (the protocol's rule with deletion vectors).
-      long physical = located ? stored.getAsLong() : keyed.live() + context.deletedRows(file).cardinality();
+      long physical = located ? stored.getAsLong() : keyed.physical();
       return new FileResult(file, null, c, new Marked(DeletedRows.of(deleted.build().toArray()), physical, changes));
     }
 
-    /** The row indexes of {@code file}'s live rows holding a source key, from a read of its key columns. */
+    /**
+     * The row indexes of {@code file}'s live rows holding a source key, from a read of its key columns (only of the
+     * pages whose page index may hold a source key, when the file's stats count its rows), and its physical rows.
+     */
     private KeyMatches keyMatches(AddFile file) {
-      long live = 0;
       java.util.BitSet matching = new java.util.BitSet();
       int[] keyAt = new int[targetKeys.length];
       StructType keySchema = StructType.empty();
@@ -444,7 +451,11 @@ public final class Merge extends WriteOperation<Merge> {
         keySchema = keySchema.add(schema.field(targetKeys[i]));
         keyAt[i] = i;
       }
-      try (CloseableIterator<IndexedRow> it = context.readIndexedRows(snapshot, file, keySchema)) {
+      java.util.OptionalLong stored = dev.sluice.table.internal.scan.StatsJson.numRecords(file.stats());
+      java.util.BitSet candidates = stored.isPresent() ? pages.apply(file) : null;
+      long live = 0;
+      try (CloseableIterator<IndexedRow> it = candidates == null ? context.readIndexedRows(snapshot, file, keySchema)
+          : context.readIndexedRows(snapshot, file, keySchema, candidates)) {
         while (it.hasNext()) {
           IndexedRow indexed = it.next();
           live++;
@@ -453,7 +464,9 @@ public final class Merge extends WriteOperation<Merge> {
           }
         }
       }
-      return new KeyMatches(matching, live);
+      // Stats count a file's physical rows (the protocol's rule with deletion vectors).
+      long physical = candidates != null ? stored.getAsLong() : live + context.deletedRows(file).cardinality();
+      return new KeyMatches(matching, physical);
     }
 
     /** Rewrites one candidate file if any of its rows changes. */
@@ -577,7 +590,7 @@ public final class Merge extends WriteOperation<Merge> {
   private record Changed(Row row, String type) {}
 
   /** The rows of a file that hold a source key, and how many live rows it has. */
-  private record KeyMatches(java.util.BitSet rows, long live) {}
+  private record KeyMatches(java.util.BitSet rows, long physical) {}
 
   private Clause firstApplicable(MergeRows rows) {
     for (Clause c : matched) {

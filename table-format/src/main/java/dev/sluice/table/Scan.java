@@ -8,9 +8,7 @@ import dev.sluice.table.internal.IndexedRow;
 import dev.sluice.table.internal.TableContext;
 import dev.sluice.table.internal.actions.AddFile;
 import dev.sluice.table.internal.replay.SnapshotState;
-import dev.sluice.table.internal.partition.FilePruner;
 import dev.sluice.table.internal.scan.RowIterators;
-import dev.sluice.table.internal.scan.StatsJson;
 import dev.sluice.table.types.StructField;
 import dev.sluice.table.types.StructType;
 import java.util.ArrayList;
@@ -19,13 +17,10 @@ import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.NoSuchElementException;
-import java.util.OptionalLong;
 import java.util.Set;
 
 /** A planned read of one snapshot: the files that may hold matching rows, and the rows themselves. */
 public final class Scan {
-  // Parquet writers start a page at 20,000 rows at the latest: a file of fewer rows has one page per column.
-  private static final long ONE_PAGE_OF_ROWS = 20_000;
   private final TableContext context;
   private final SnapshotState state;
   private final StructType outputSchema;
@@ -33,9 +28,8 @@ public final class Scan {
   private final BoundPredicate filter;
   private final Predicate predicate;
   private final int[] projection;
-  // The data columns the filter names, or null when it names none (nothing to skip pages by).
-  private final StructType filterColumns;
-  private final FilePruner pagePruner;
+  // A file's rows in pages that may match (null: all of them).
+  private final java.util.function.Function<AddFile, BitSet> pages;
 
   Scan(TableContext context, SnapshotState state, List<String> columns, Predicate predicate) {
     this.context = context;
@@ -59,9 +53,7 @@ public final class Scan {
     }
     this.readSchema = new StructType(read);
     this.filter = predicate.bind(readSchema);
-    this.filterColumns = filterColumns(schema, state.metadata().partitionColumns(), predicate);
-    this.pagePruner = filterColumns == null ? null
-        : FilePruner.of(predicate.bind(schema), state.metadata().partitionColumns());
+    this.pages = context.pageFilter(state, predicate);
     this.projection = new int[out.size()];
     for (int i = 0; i < out.size(); i++) {
       projection[i] = readSchema.indexOf(out.get(i).name());
@@ -103,36 +95,9 @@ public final class Scan {
 
   /** A file's rows with their indexes: only those in pages that may match, when the page index narrows them. */
   private CloseableIterator<IndexedRow> indexedRows(AddFile add) {
-    BitSet candidates = candidateRows(add);
+    BitSet candidates = pages.apply(add);
     return candidates == null ? context.readIndexedRows(state, add, readSchema)
         : context.readIndexedRows(state, add, readSchema, candidates);
-  }
-
-  /** The rows of {@code add} the page index can't rule out, or null for all of them (or a file too small to ask). */
-  private BitSet candidateRows(AddFile add) {
-    if (filterColumns == null) {
-      return null;
-    }
-    OptionalLong records = StatsJson.numRecords(add.stats());
-    if (records.isPresent() && records.getAsLong() <= ONE_PAGE_OF_ROWS) {
-      return null;
-    }
-    return context.candidateRows(state, add, filterColumns, pagePruner);
-  }
-
-  private static StructType filterColumns(StructType schema, List<String> partitionColumns, Predicate predicate) {
-    if (predicate instanceof Predicate.Constant) {
-      return null;
-    }
-    List<StructField> fields = new ArrayList<>();
-    for (StructField f : schema.fields()) {
-      boolean named = predicate.referencedColumns().stream().anyMatch(n -> n.equalsIgnoreCase(f.name()));
-      boolean partition = partitionColumns.stream().anyMatch(p -> p.equalsIgnoreCase(f.name()));
-      if (named && !partition) {
-        fields.add(f);
-      }
-    }
-    return fields.isEmpty() ? null : new StructType(fields);
   }
 
   /** The files' iterators one after the other, each opened when the previous one is exhausted. */
@@ -172,7 +137,7 @@ public final class Scan {
   }
 
   private CloseableIterator<Row> rowsOf(AddFile add) {
-    BitSet candidates = candidateRows(add);
+    BitSet candidates = pages.apply(add);
     CloseableIterator<Row> raw = candidates == null ? context.readRows(state, add, readSchema)
         : context.readIndexedRows(state, add, readSchema, candidates).map(IndexedRow::row);
     return RowIterators.filterProject(raw, filter, readSchema, projection);

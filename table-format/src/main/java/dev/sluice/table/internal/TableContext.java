@@ -36,6 +36,8 @@ import java.util.OptionalLong;
 
 /** Everything a table's operations share: its log, clock, commit policy, and file-level helpers. */
 public final class TableContext {
+  // Parquet writers start a page at 20,000 rows at the latest: a file of fewer rows has one page per column.
+  private static final long ONE_PAGE_OF_ROWS = 20_000;
   private final DeltaLog log;
   private final Clock clock;
   private final CommitPolicy policy;
@@ -209,13 +211,37 @@ public final class TableContext {
   }
 
   /**
-   * The rows of {@code add} (positions in the file) in pages whose page index says they may hold a row that
-   * {@code pruner} matches, or null when every row may; {@code filterColumns} are the data columns the pruner's
-   * predicate names, as the table's schema types them.
+   * For each file, its rows (positions in the file) in pages whose page index says they may hold a row matching
+   * {@code predicate}, or null when every row may: a file of one page, a predicate naming no data column, or a file
+   * without a usable index. Binds the predicate once, for all the files asked about.
    */
-  public java.util.BitSet candidateRows(SnapshotState state, AddFile add, StructType filterColumns, FilePruner pruner) {
-    return open(state, add, () -> PageSkipping.candidateRows(log.store(), keyOf(add.path()), add.size(), filterColumns,
-        stats -> pruner.mightMatch(add.partitionValues(), stats)));
+  public java.util.function.Function<AddFile, java.util.BitSet> pageFilter(SnapshotState state, Predicate predicate) {
+    StructType filterColumns = predicate instanceof Predicate.Constant ? null
+        : dataColumnsNamed(state, predicate.referencedColumns());
+    if (filterColumns == null) {
+      return add -> null;
+    }
+    FilePruner pruner = FilePruner.of(predicate.bind(state.schema()), state.metadata().partitionColumns());
+    return add -> {
+      OptionalLong records = StatsJson.numRecords(add.stats());
+      if (records.isPresent() && records.getAsLong() <= ONE_PAGE_OF_ROWS) {
+        return null;
+      }
+      return open(state, add, () -> PageSkipping.candidateRows(log.store(), keyOf(add.path()), add.size(),
+          filterColumns, stats -> pruner.mightMatch(add.partitionValues(), stats)));
+    };
+  }
+
+  /** The table's data (non-partition) columns among {@code names}, or null for none. */
+  private static StructType dataColumnsNamed(SnapshotState state, java.util.Set<String> names) {
+    List<StructField> fields = new ArrayList<>();
+    for (StructField f : state.schema().fields()) {
+      boolean named = names.stream().anyMatch(n -> n.equalsIgnoreCase(f.name()));
+      if (named && !containsIgnoreCase(state.metadata().partitionColumns(), f.name())) {
+        fields.add(f);
+      }
+    }
+    return fields.isEmpty() ? null : new StructType(fields);
   }
 
   /** The rows {@code add}'s deletion vector deletes (none without one). */

@@ -17,11 +17,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A filtered scan of a large file reads only the pages whose page index may hold a match: a MERGE's lookup of a few
- * keys in a file of millions of rows no longer reads the file's key columns whole. Whatever the filter, the rows a
- * scan returns are exactly those a full read would keep.
+ * A filtered scan of a large file reads only the pages whose page index may hold a match, and so does a MERGE's
+ * lookup of its keys: a few keys in a file of millions of rows no longer cost a read of the file's key columns.
+ * Whatever the filter, the rows a scan returns are exactly those a full read would keep.
  */
-class PageSkippingScanTest {
+class PageSkippingTest {
   // Two files of 100,000 rows (an append splits its rows over files), five pages per column each (parquet starts a
   // page at 20,000 rows at the latest).
   private static final int ROWS = 200_000;
@@ -124,6 +124,26 @@ class PageSkippingScanTest {
 
     assertThat(found).extracting(r -> r.row().get(0)).containsExactly("o150004", "o190001");
     assertThat(found).extracting(LocatedRow::rowIndex).containsExactly(50_004L, 90_001L);
+  }
+
+  @Test
+  void aMergeOfAFewKeysReadsOnlyTheirPagesAndChangesExactlyThem() {
+    long fileSize = table.latestSnapshot().scan().filter(Predicate.eq("id", "o150003")).build().files().get(0).size();
+    store.reset();
+    CommitResult r = table.newMerge()
+        .source(Orders.SCHEMA, List.of(Orders.order(150_003, "paid", 1, 5), Orders.order(ROWS + 7, "new", 2, 5)))
+        .on("id").whenMatchedUpdate().whenNotMatchedInsert().commit();
+    long read = store.reset();
+
+    assertThat(r.metric("numTargetRowsUpdated")).isEqualTo(1);
+    assertThat(r.metric("numTargetRowsInserted")).isEqualTo(1);
+    assertThat(read).isPositive().isLessThan(fileSize / 3);
+    List<Row> after = rows(Predicate.alwaysTrue());
+    assertThat(after).hasSize(ROWS + 1);
+    assertThat(after.stream().map(row -> (String) row.get(0)).distinct().count()).isEqualTo(ROWS + 1);
+    assertThat(rows(Predicate.in("id", List.of("o150003", "o200007")))).extracting(row -> row.get(4))
+        .containsExactlyInAnyOrder("paid", "new");
+    assertThat(table.latestSnapshot().numRecords()).hasValue(ROWS + 1);
   }
 
   private List<Row> rows(Predicate filter) {
