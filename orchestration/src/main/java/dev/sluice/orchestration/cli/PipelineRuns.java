@@ -93,7 +93,7 @@ final class PipelineRuns implements AutoCloseable {
         failed.add(p.name());
         continue;
       }
-      RunProgress progress = new RunProgress(terminal, p.name(), backlog(p), true);
+      RunProgress progress = new RunProgress(terminal, p.name(), () -> backlog(p), true);
       session.streams().addListener(progress);
       long started = System.nanoTime();
       PipelineRunner.RunResult r;
@@ -141,7 +141,7 @@ final class PipelineRuns implements AutoCloseable {
       }
       // Several continuous queries print at once: plain lines, never a redrawn bar.
       RunProgress progress = new RunProgress(terminal, p.name(),
-          trigger.isFinite() ? Backlog.of(session, config, p) : Backlog.unknown(), trigger.isFinite());
+          () -> trigger.isFinite() ? Backlog.of(session, config, p) : Backlog.unknown(), trigger.isFinite());
       session.streams().addListener(progress);
       long started = System.nanoTime();
       StreamingQuery q;

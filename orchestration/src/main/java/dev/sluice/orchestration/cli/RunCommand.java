@@ -57,16 +57,27 @@ final class RunCommand implements Callable<Integer> {
     List<PipelineConfig> selected = Pipelines.withUpstreams(c, pipelines);
     List<PipelineRuns.Outcome> outcomes;
     java.time.Duration wait = waitFor == null ? java.time.Duration.ZERO : waitDuration();
-    try (PipelineRuns runs = new PipelineRuns(c, terminal, wait, Pipelines.plugins(config, jars));
-         RunReport report = RunReport.open(reportJson, runs.session(), selected)) {
-      java.util.concurrent.CompletableFuture<Boolean> quick = java.util.concurrent.CompletableFuture.completedFuture(false);
-      if (availableNow || selected.stream().allMatch(p -> PipelineRuns.trigger(p.trigger()).isFinite())) {
-        quick = ShortRunCompiler.applyInBackground(compilerMode, selected, runs::backlog);
+    try (PipelineRuns runs = new PipelineRuns(c, terminal, wait, Pipelines.plugins(config, jars))) {
+      boolean finite = availableNow || selected.stream().allMatch(p -> PipelineRuns.trigger(p.trigger()).isFinite());
+      if (finite) {
         TablePrefetch.startInBackground(runs.session(), c, selected);
       }
-      outcomes = availableNow ? runs.runAvailableNow(selected) : runs.runConfigured(selected);
-      report.compiler(quick.join() ? "quick" : "full");
-      report.finish(outcomes);
+      java.util.concurrent.CompletableFuture<Boolean> quick = java.util.concurrent.CompletableFuture.completedFuture(false);
+      if (CompilerRestart.startedQuick()) {
+        // C1 only already; a run that is not short must not stay so, and nothing has run yet
+        if (!finite || !ShortRunCompiler.wantsQuick(compilerMode, selected, runs::backlog)) {
+          runs.close();
+          return CompilerRestart.runWithFullCompiler();
+        }
+        quick = java.util.concurrent.CompletableFuture.completedFuture(true);
+      } else if (finite) {
+        quick = ShortRunCompiler.applyInBackground(compilerMode, selected, runs::backlog);
+      }
+      try (RunReport report = RunReport.open(reportJson, runs.session(), selected)) {
+        outcomes = availableNow ? runs.runAvailableNow(selected) : runs.runConfigured(selected);
+        report.compiler(quick.join() ? "quick" : "full");
+        report.finish(outcomes);
+      }
     }
     long failed = outcomes.stream().filter(o -> !o.succeeded()).count();
     if (failed > 0) {

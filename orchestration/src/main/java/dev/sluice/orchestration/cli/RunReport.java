@@ -122,6 +122,7 @@ final class RunReport implements StreamingQueryListener, AutoCloseable {
     out.put("heap_sample_ms", SAMPLE_MS);
     out.put("gc_ms", gcMillis() - startedGc);
     out.put("compiler", compiler);
+    out.put("tiered_stop_at_level", tieredStopAtLevel());
     out.put("succeeded", outcomes.stream().allMatch(PipelineRuns.Outcome::succeeded));
     List<Map<String, Object>> list = new ArrayList<>();
     synchronized (stages) {
@@ -272,6 +273,16 @@ final class RunReport implements StreamingQueryListener, AutoCloseable {
       endGc = gc;
       peakHeap = heap;
       ended = true;
+    }
+  }
+
+  /** The JVM's highest compilation tier: 4 with C2, 1 in a JVM started with C1 only ({@link CompilerRestart}). */
+  private static int tieredStopAtLevel() {
+    try {
+      return Integer.parseInt(ManagementFactory.getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class)
+          .getVMOption("TieredStopAtLevel").getValue());
+    } catch (RuntimeException e) {
+      return -1;
     }
   }
 }

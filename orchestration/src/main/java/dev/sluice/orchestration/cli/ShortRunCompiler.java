@@ -102,11 +102,16 @@ final class ShortRunCompiler {
     return done;
   }
 
+  /** Whether a finite run of {@code pipelines} should compile with C1 only under {@code mode}. */
+  static boolean wantsQuick(Mode mode, List<PipelineConfig> pipelines,
+      java.util.function.Function<PipelineConfig, Backlog> backlogs) {
+    return mode == Mode.QUICK || (mode == Mode.AUTO && isShort(pipelines, backlogs));
+  }
+
   /** Applies {@code mode} to this JVM before a finite run of {@code pipelines}; returns whether C2 is now off. */
   static boolean apply(Mode mode, List<PipelineConfig> pipelines,
       java.util.function.Function<PipelineConfig, Backlog> backlogs) {
-    boolean quick = mode == Mode.QUICK || (mode == Mode.AUTO && isShort(pipelines, backlogs));
-    if (!quick) {
+    if (!wantsQuick(mode, pipelines, backlogs)) {
       return false;
     }
     try {

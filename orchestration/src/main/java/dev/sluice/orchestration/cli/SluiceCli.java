@@ -50,6 +50,8 @@ public final class SluiceCli implements Callable<Integer> {
   public static void main(String[] args) {
     CliLogging.ownsProcess();
     ShortRunCompiler.ownsProcess();
+    CompilerRestart.commandArgs(args);
+    CompilerRestart.haltWithParent();
     System.exit(execute(args, new PrintWriter(System.out, true, StandardCharsets.UTF_8),
         new PrintWriter(System.err, true, StandardCharsets.UTF_8), System.console() != null));
   }
