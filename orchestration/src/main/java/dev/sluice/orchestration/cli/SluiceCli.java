@@ -49,6 +49,7 @@ public final class SluiceCli implements Callable<Integer> {
   /** Runs a command and exits with its exit code. */
   public static void main(String[] args) {
     CliLogging.ownsProcess();
+    StartUpWork.start();
     ShortRunCompiler.ownsProcess();
     CompilerRestart.commandArgs(args);
     CompilerRestart.haltWithParent();
@@ -137,6 +138,7 @@ public final class SluiceCli implements Callable<Integer> {
   }
 
   private static void configureLogging(boolean quiet, boolean verbose) {
+    StartUpWork.awaitLogging();
     if (!(LoggerFactory.getILoggerFactory() instanceof ch.qos.logback.classic.LoggerContext)) {
       return;
     }
