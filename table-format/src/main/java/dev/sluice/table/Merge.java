@@ -212,11 +212,12 @@ public final class Merge extends WriteOperation<Merge> {
     SourceIndex source = new SourceIndex(sourceSchema, keys, sourceRows, latestBy);
     Predicate scope = keyPredicate(source);
     txn.readPredicate(scope, context.fileMatcher(snapshot, scope));
+    TableContext.FileFilter scoped = context.fileFilter(snapshot, scope);
     boolean dvs = DeletionVectorUpdate.enabled(txn.protocol(), txn.metadata());
     Attempt run = new Attempt(snapshot, schema, targetKeys, plan, source,
         options.forTable(txn.metadata().configuration()), ChangeFeed.enabled(txn.metadata()), dvs,
-        context.pageFilter(snapshot, scope));
-    List<AddFile> candidates = context.prune(snapshot, scope);
+        scoped.pages());
+    List<AddFile> candidates = scoped.files().get();
     List<RewriteFiles.Written> written;
     try {
       written = run.execute(candidates);

@@ -30,6 +30,7 @@ public final class Scan {
   private final int[] projection;
   // A file's rows in pages that may match (null: all of them).
   private final java.util.function.Function<AddFile, BitSet> pages;
+  private final TableContext.FileFilter files;
 
   Scan(TableContext context, SnapshotState state, List<String> columns, Predicate predicate) {
     this.context = context;
@@ -53,7 +54,8 @@ public final class Scan {
     }
     this.readSchema = new StructType(read);
     this.filter = predicate.bind(readSchema);
-    this.pages = context.pageFilter(state, predicate);
+    this.files = context.fileFilter(state, predicate);
+    this.pages = files.pages();
     this.projection = new int[out.size()];
     for (int i = 0; i < out.size(); i++) {
       projection[i] = readSchema.indexOf(out.get(i).name());
@@ -73,7 +75,7 @@ public final class Scan {
   /** The live files that may hold matching rows (others were skipped by partition values or stats). */
   public List<DataFile> files() {
     List<DataFile> out = new ArrayList<>();
-    for (AddFile add : context.prune(state, predicate)) {
+    for (AddFile add : files.files().get()) {
       out.add(context.dataFile(add));
     }
     return out;
@@ -102,7 +104,7 @@ public final class Scan {
 
   /** The files' iterators one after the other, each opened when the previous one is exhausted. */
   private <T> CloseableIterator<T> perFile(java.util.function.Function<AddFile, CloseableIterator<T>> open) {
-    Iterator<AddFile> it = context.prune(state, predicate).iterator();
+    Iterator<AddFile> it = files.files().get().iterator();
     return RowIterators.concat(new Iterator<>() {
       @Override
       public boolean hasNext() {

@@ -29,6 +29,7 @@ final class ShortRunCompiler {
   static final String PROPERTY = "sluice.compiler";
   static final long MAX_FILE_BYTES = 64L << 20;
   static final long MAX_COMMITS = 4;
+  private static final Logger LOG = LoggerFactory.getLogger(ShortRunCompiler.class);
   private static final String DIRECTIVE = "[{match: \"*.*\", c2: {Exclude: true}}]";
 
   enum Mode { AUTO, FULL, QUICK }
@@ -37,11 +38,6 @@ final class ShortRunCompiler {
   private static volatile boolean ownProcess;
 
   private ShortRunCompiler() {}
-
-  /** Not a field of this class: {@link #ownsProcess} runs first thing in main, before logging is set up. */
-  private static final class Log {
-    static final Logger LOG = LoggerFactory.getLogger(ShortRunCompiler.class);
-  }
 
   static void ownsProcess() {
     ownProcess = true;
@@ -97,7 +93,7 @@ final class ShortRunCompiler {
       try {
         done.complete(apply(mode, pipelines, backlogs));
       } catch (RuntimeException | Error e) {
-        Log.LOG.debug("Could not decide how to compile this run; compiling as usual: {}", e.toString());
+        LOG.debug("Could not decide how to compile this run; compiling as usual: {}", e.toString());
         done.complete(false);
       }
     }, "sluice-compiler-policy");
@@ -128,11 +124,11 @@ final class ShortRunCompiler {
       } finally {
         Files.deleteIfExists(file);
       }
-      Log.LOG.debug("A short run: compiling with C1 only ({}={}; -D{}=full compiles as usual)", PROPERTY,
+      LOG.debug("A short run: compiling with C1 only ({}={}; -D{}=full compiles as usual)", PROPERTY,
           mode.name().toLowerCase(Locale.ROOT), PROPERTY);
       return true;
     } catch (Exception | LinkageError e) {
-      Log.LOG.debug("Could not turn the optimising compiler off for a short run; compiling as usual: {}", e.toString());
+      LOG.debug("Could not turn the optimising compiler off for a short run; compiling as usual: {}", e.toString());
       return false;
     }
   }

@@ -49,7 +49,6 @@ public final class SluiceCli implements Callable<Integer> {
   /** Runs a command and exits with its exit code. */
   public static void main(String[] args) {
     CliLogging.ownsProcess();
-    StartUpWork.start();
     ShortRunCompiler.ownsProcess();
     CompilerRestart.commandArgs(args);
     CompilerRestart.haltWithParent();
@@ -138,7 +137,6 @@ public final class SluiceCli implements Callable<Integer> {
   }
 
   private static void configureLogging(boolean quiet, boolean verbose) {
-    StartUpWork.awaitLogging();
     if (!(LoggerFactory.getILoggerFactory() instanceof ch.qos.logback.classic.LoggerContext)) {
       return;
     }

@@ -216,12 +216,33 @@ public final class TableContext {
    * without a usable index. Binds the predicate once, for all the files asked about.
    */
   public java.util.function.Function<AddFile, java.util.BitSet> pageFilter(SnapshotState state, Predicate predicate) {
-    StructType filterColumns = predicate instanceof Predicate.Constant ? null
-        : dataColumnsNamed(state, predicate.referencedColumns());
+    return fileFilter(state, predicate).pages();
+  }
+
+  /**
+   * The files and, per file, the pages that may hold rows matching {@code predicate}, the predicate bound once for
+   * both: binding an IN of an increment's ~20,000 keys (each literal coerced and sorted) took ~20 ms at C1 speed,
+   * and a scan bound it for its files and again for their pages.
+   */
+  public FileFilter fileFilter(SnapshotState state, Predicate predicate) {
+    if (predicate instanceof Predicate.Constant) {
+      return new FileFilter(() -> prune(state, predicate), add -> null);
+    }
+    FilePruner pruner = FilePruner.of(predicate.bind(state.schema()), state.metadata().partitionColumns());
+    return new FileFilter(() -> FileSkipping.prune(state.schema(), state.activeFiles().values(), pruner),
+        pages(state, predicate, pruner));
+  }
+
+  /** What {@link #fileFilter} found: the candidate files, and a file's candidate rows by its page index. */
+  public record FileFilter(java.util.function.Supplier<List<AddFile>> files,
+      java.util.function.Function<AddFile, java.util.BitSet> pages) {}
+
+  private java.util.function.Function<AddFile, java.util.BitSet> pages(SnapshotState state, Predicate predicate,
+      FilePruner pruner) {
+    StructType filterColumns = dataColumnsNamed(state, predicate.referencedColumns());
     if (filterColumns == null) {
       return add -> null;
     }
-    FilePruner pruner = FilePruner.of(predicate.bind(state.schema()), state.metadata().partitionColumns());
     return add -> {
       OptionalLong records = StatsJson.numRecords(add.stats());
       if (records.isPresent() && records.getAsLong() <= ONE_PAGE_OF_ROWS) {

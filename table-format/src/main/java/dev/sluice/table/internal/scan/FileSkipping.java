@@ -25,7 +25,11 @@ public final class FileSkipping {
     if (predicate instanceof Predicate.Constant c && c.value()) {
       return new ArrayList<>(files);
     }
-    FilePruner pruner = FilePruner.of(predicate.bind(schema), partitionColumns);
+    return prune(schema, files, FilePruner.of(predicate.bind(schema), partitionColumns));
+  }
+
+  /** {@link #prune} with the predicate bound already (a scan or MERGE asks files and pages of one binding). */
+  public static List<AddFile> prune(StructType schema, Collection<AddFile> files, FilePruner pruner) {
     List<AddFile> out = new ArrayList<>();
     for (AddFile f : files) {
       if (pruner.mightMatch(f.partitionValues(), stats(f, schema))) {
