@@ -23,7 +23,7 @@ final class CompilerRestart {
   static final String PARENT_PROPERTY = "sluice.compiler.parent";
   private static final Set<String> QUICK_START_OPTIONS =
       Set.of("-XX:TieredStopAtLevel=1", "-D" + STARTED_PROPERTY + "=quick");
-  private static final long PARENT_POLL_MS = 200;
+  private static final long PARENT_POLL_MS = 100;
 
   private static volatile String[] commandArgs = new String[0];
 
@@ -83,6 +83,8 @@ final class CompilerRestart {
    * In a JVM {@link #runWithFullCompiler} started: halts it when the process that started it is gone, which only a
    * kill -9 of that process does (it otherwise waits for this one).
    */
+  // A run started right after a kill -9 takes the dead runner's lease over at once only once this JVM is gone
+  // too; the next run reaches its lease ~0.5 s after it starts, well after a poll has seen the parent gone.
   static void haltWithParent() {
     String parent = System.getProperty(PARENT_PROPERTY);
     if (parent == null) {
