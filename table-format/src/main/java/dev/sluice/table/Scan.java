@@ -28,8 +28,7 @@ public final class Scan {
   private final BoundPredicate filter;
   private final Predicate predicate;
   private final int[] projection;
-  // A file's rows in pages that may match (null: all of them).
-  private final java.util.function.Function<AddFile, BitSet> pages;
+  // The files that may match, and a file's rows in pages that may match (null: all of them).
   private final TableContext.FileFilter files;
 
   Scan(TableContext context, SnapshotState state, List<String> columns, Predicate predicate) {
@@ -55,7 +54,6 @@ public final class Scan {
     this.readSchema = new StructType(read);
     this.filter = predicate.bind(readSchema);
     this.files = context.fileFilter(state, predicate);
-    this.pages = files.pages();
     this.projection = new int[out.size()];
     for (int i = 0; i < out.size(); i++) {
       projection[i] = readSchema.indexOf(out.get(i).name());
@@ -97,7 +95,7 @@ public final class Scan {
 
   /** A file's rows with their indexes: only those in pages that may match, when the page index narrows them. */
   private CloseableIterator<IndexedRow> indexedRows(AddFile add) {
-    BitSet candidates = pages.apply(add);
+    BitSet candidates = files.pages().apply(add);
     return candidates == null ? context.readIndexedRows(state, add, readSchema)
         : context.readIndexedRows(state, add, readSchema, candidates);
   }
@@ -139,7 +137,7 @@ public final class Scan {
   }
 
   private CloseableIterator<Row> rowsOf(AddFile add) {
-    BitSet candidates = pages.apply(add);
+    BitSet candidates = files.pages().apply(add);
     CloseableIterator<Row> raw = candidates == null ? context.readRows(state, add, readSchema)
         : context.readIndexedRows(state, add, readSchema, candidates).map(IndexedRow::row);
     return RowIterators.filterProject(raw, filter, readSchema, projection);

@@ -81,10 +81,10 @@ final class CompilerRestart {
 
   /**
    * In a JVM {@link #runWithFullCompiler} started: halts it when the process that started it is gone, which only a
-   * kill -9 of that process does (it otherwise waits for this one).
+   * kill -9 of that process does (it otherwise waits for this one). A run started right after that kill takes the
+   * dead runner's lease over at once only once this JVM is gone too; it reaches its lease ~0.5 s after it starts,
+   * well after a poll ({@value #PARENT_POLL_MS} ms) has seen the parent gone.
    */
-  // A run started right after a kill -9 takes the dead runner's lease over at once only once this JVM is gone
-  // too; the next run reaches its lease ~0.5 s after it starts, well after a poll has seen the parent gone.
   static void haltWithParent() {
     String parent = System.getProperty(PARENT_PROPERTY);
     if (parent == null) {

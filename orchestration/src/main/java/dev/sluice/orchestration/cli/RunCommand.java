@@ -59,12 +59,10 @@ final class RunCommand implements Callable<Integer> {
     java.time.Duration wait = waitFor == null ? java.time.Duration.ZERO : waitDuration();
     try (PipelineRuns runs = new PipelineRuns(c, terminal, wait, Pipelines.plugins(config, jars))) {
       boolean finite = availableNow || selected.stream().allMatch(p -> PipelineRuns.trigger(p.trigger()).isFinite());
-      if (finite) {
-        TablePrefetch.startInBackground(runs.session(), c, selected);
-      }
       java.util.concurrent.CompletableFuture<Boolean> quick = java.util.concurrent.CompletableFuture.completedFuture(false);
       if (CompilerRestart.startedQuick()) {
-        // C1 only already; a run that is not short must not stay so, and nothing has run yet
+        // C1 only already: a run that is not short must not stay so, and nothing has run yet. Closed first, so that a
+        // SIGTERM passed on to the second JVM is not also announced here by this one's stop hook.
         if (!finite || !ShortRunCompiler.wantsQuick(compilerMode, selected, runs::backlog)) {
           runs.close();
           return CompilerRestart.runWithFullCompiler();
@@ -72,6 +70,9 @@ final class RunCommand implements Callable<Integer> {
         quick = java.util.concurrent.CompletableFuture.completedFuture(true);
       } else if (finite) {
         quick = ShortRunCompiler.applyInBackground(compilerMode, selected, runs::backlog);
+      }
+      if (finite) {
+        TablePrefetch.startInBackground(runs.session(), c, selected);
       }
       try (RunReport report = RunReport.open(reportJson, runs.session(), selected)) {
         outcomes = availableNow ? runs.runAvailableNow(selected) : runs.runConfigured(selected);

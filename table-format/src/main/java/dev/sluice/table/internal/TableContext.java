@@ -211,18 +211,11 @@ public final class TableContext {
   }
 
   /**
-   * For each file, its rows (positions in the file) in pages whose page index says they may hold a row matching
-   * {@code predicate}, or null when every row may: a file of one page, a predicate naming no data column, or a file
-   * without a usable index. Binds the predicate once, for all the files asked about.
-   */
-  public java.util.function.Function<AddFile, java.util.BitSet> pageFilter(SnapshotState state, Predicate predicate) {
-    return fileFilter(state, predicate).pages();
-  }
-
-  /**
-   * The files and, per file, the pages that may hold rows matching {@code predicate}, the predicate bound once for
-   * both: binding an IN of an increment's ~20,000 keys (each literal coerced and sorted) took ~20 ms at C1 speed,
-   * and a scan bound it for its files and again for their pages.
+   * The files and, per file, the rows (positions in the file) in pages whose page index says they may hold a row
+   * matching {@code predicate}, or null when every row may: a file of one page, a predicate naming no data column,
+   * or a file without a usable index. The predicate is bound once for both: binding an IN of an increment's ~20,000
+   * keys (each literal coerced and sorted) took ~20 ms at C1 speed, and a scan bound it for its files and again for
+   * their pages.
    */
   public FileFilter fileFilter(SnapshotState state, Predicate predicate) {
     if (predicate instanceof Predicate.Constant) {
