@@ -382,6 +382,14 @@ public final class Merge extends WriteOperation<Merge> {
       return w;
     }
 
+    /** A writer of inserted rows only, whose change files copy its data files. */
+    private synchronized RewriteFiles newInsertWriter(boolean feed) {
+      RewriteFiles w = RewriteFiles.inserting(context, schema, snapshot.metadata().partitionColumns(), writeOptions,
+          feed);
+      writers.add(w);
+      return w;
+    }
+
     synchronized void abort() {
       for (RewriteFiles w : writers) {
         w.abort();
@@ -524,11 +532,9 @@ public final class Merge extends WriteOperation<Merge> {
         Iterable<Row> share = absentShares.get(i);
         int slot = i;
         tasks.add(() -> {
-          RewriteFiles writer = newWriter(feed);
+          RewriteFiles writer = newInsertWriter(feed);
           for (Row r : share) {
-            Row inserted = inTableOrder ? r : project(r, plan.inputIndex(), null);
-            writer.write(inserted);
-            writer.change(inserted, ChangeDataWriter.INSERT);
+            writer.insert(inTableOrder ? r : project(r, plan.inputIndex(), null));
             rows[slot]++;
           }
           return writer.close();
@@ -569,11 +575,9 @@ public final class Merge extends WriteOperation<Merge> {
       for (int from = 0; from < unmatched.size(); from += per) {
         List<Row> share = unmatched.subList(from, Math.min(unmatched.size(), from + per));
         tasks.add(() -> {
-          RewriteFiles writer = newWriter(feed);
+          RewriteFiles writer = newInsertWriter(feed);
           for (Row r : share) {
-            Row inserted = inTableOrder ? r : project(r, plan.inputIndex(), null);
-            writer.write(inserted);
-            writer.change(inserted, ChangeDataWriter.INSERT);
+            writer.insert(inTableOrder ? r : project(r, plan.inputIndex(), null));
           }
           return writer.close();
         });

@@ -74,6 +74,39 @@ class MergeDataPathTest {
   }
 
   @Test
+  void theInsertsOfAMergeThatUpdatesReadBackWholeFromTheChangeFilesOfAPartitionedTable() {
+    table.create(Orders.SCHEMA).partitionBy("status").enableChangeDataFeed().commit();
+    table.newAppend().rows(Orders.range(0, 10)).commit();
+    List<Row> source = new ArrayList<>();
+    source.add(Orders.order(3, "paid", 30, 9));
+    for (int i = 100; i < 3100; i++) {
+      source.add(Orders.order(i, i % 3 == 0 ? "open" : i % 3 == 1 ? "paid" : "shipped", i * 0.25, i));
+    }
+    long v = table.newMerge().source(Orders.SCHEMA, source).on("id").whenMatchedUpdate().whenNotMatchedInsert()
+        .commit().version();
+
+    ChangeFeed feed = table.changes(v, v);
+    int type = feed.schema().indexOf("_change_type");
+    List<Row> inserted = new ArrayList<>();
+    List<String> others = new ArrayList<>();
+    try (CloseableIterator<Row> it = feed.rows()) {
+      it.forEachRemaining(r -> {
+        Object[] values = java.util.Arrays.copyOf(r.toArray(), Orders.SCHEMA.size());
+        if (r.get(type).equals("insert")) {
+          inserted.add(Row.of(values));
+        } else {
+          others.add(r.get(0) + ":" + r.get(4) + ":" + r.get(type));
+        }
+      });
+    }
+    assertThat(inserted).containsExactlyInAnyOrderElementsOf(source.subList(1, source.size()));
+    assertThat(others).containsExactlyInAnyOrder("o000003:open:update_preimage", "o000003:paid:update_postimage");
+    // The inserts' change files sit in their partitions' folders, as the feed's readers expect.
+    assertThat(store.list("silver/orders/_change_data/").toList().stream().map(ObjectStatus::key)
+        .filter(k -> k.contains("/status=shipped/cdc-"))).isNotEmpty();
+  }
+
+  @Test
   void aScannedFileWithoutChangesIsKeptAndItsSpeculativeRewriteDeleted() {
     table.create(Orders.SCHEMA).commit();
     table.newAppend().rows(List.of(Orders.order(0, "open", 1, 0), Orders.order(10, "open", 1, 0))).commit();

@@ -15,6 +15,8 @@ import java.util.List;
  */
 public final class ChangeDataWriter {
   public static final String CHANGE_TYPE = "_change_type";
+  /** The table's folder of change data files. */
+  public static final String FOLDER = "_change_data";
   public static final String INSERT = "insert";
   public static final String DELETE = "delete";
   public static final String UPDATE_PREIMAGE = "update_preimage";
@@ -26,7 +28,7 @@ public final class ChangeDataWriter {
 
   public ChangeDataWriter(ObjectStore store, String tablePath, StructType tableSchema, List<String> partitionColumns,
       WriteOptions options, Clock clock) {
-    this.writer = new TableWriter(store, tablePath, "_change_data", withChangeType(tableSchema), partitionColumns,
+    this.writer = new TableWriter(store, tablePath, FOLDER, withChangeType(tableSchema), partitionColumns,
         options, clock);
     this.width = tableSchema.size();
   }

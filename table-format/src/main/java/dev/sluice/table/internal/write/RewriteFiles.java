@@ -21,12 +21,31 @@ public final class RewriteFiles {
   private final boolean changeFeed;
   private final TableWriter data;
   private ChangeDataWriter changes;
+  /** A writer of inserts only ({@link #inserting}): its change files copy its data files. */
+  private final boolean insertsOnly;
+  /** The change files of an inserting writer, written at close. */
+  private final List<NewFile> copies = new java.util.ArrayList<>();
 
   /** The files one writer wrote. */
   public record Written(List<NewFile> data, List<NewFile> changes) {}
 
   public RewriteFiles(TableContext context, StructType schema, List<String> partitionColumns, WriteOptions options,
       boolean changeFeed) {
+    this(context, schema, partitionColumns, options, changeFeed, false);
+  }
+
+  /**
+   * A writer that only inserts ({@link #insert}): it writes its change files at {@link #close}, from its data files
+   * (their column chunks copied), instead of encoding every row a second time.
+   */
+  public static RewriteFiles inserting(TableContext context, StructType schema, List<String> partitionColumns,
+      WriteOptions options, boolean changeFeed) {
+    return new RewriteFiles(context, schema, partitionColumns, options, changeFeed, true);
+  }
+
+  private RewriteFiles(TableContext context, StructType schema, List<String> partitionColumns, WriteOptions options,
+      boolean changeFeed, boolean insertsOnly) {
+    this.insertsOnly = insertsOnly;
     this.context = context;
     this.schema = schema;
     this.partitionColumns = partitionColumns;
@@ -37,11 +56,27 @@ public final class RewriteFiles {
   }
 
   public void write(Row row) {
+    requireMixed();
     data.write(row);
+  }
+
+  /** Writes an inserted row and records it for the feed (on a writer of {@link #inserting}, at close). */
+  public void insert(Row row) {
+    data.write(row);
+    if (!insertsOnly) {
+      change(row, ChangeDataWriter.INSERT);
+    }
+  }
+
+  private void requireMixed() {
+    if (insertsOnly) {
+      throw new IllegalStateException("A writer of inserts only takes insert(row)");
+    }
   }
 
   /** Records a change for the feed; nothing when the feed is off. */
   public void change(Row row, String changeType) {
+    requireMixed();
     if (!changeFeed) {
       return;
     }
@@ -55,6 +90,12 @@ public final class RewriteFiles {
   /** Closes all files and returns them. */
   public Written close() {
     List<NewFile> added = data.finish();
+    if (changeFeed && insertsOnly) {
+      for (NewFile f : added) {
+        copies.add(data.insertChangeFile(f));
+      }
+      return new Written(added, List.copyOf(copies));
+    }
     return new Written(added, changes == null ? List.of() : changes.finishFiles());
   }
 
@@ -77,6 +118,10 @@ public final class RewriteFiles {
 
   public void abort() {
     data.abort();
+    if (!copies.isEmpty()) {
+      context.log().store().deleteAll(copies.stream().map(NewFile::key).toList());
+      copies.clear();
+    }
     if (changes != null) {
       changes.abort();
     }

@@ -5,6 +5,7 @@ import dev.sluice.table.exceptions.SchemaMismatchException;
 import dev.sluice.table.internal.actions.AddFile;
 import dev.sluice.table.internal.parquet.ParquetDataWriter;
 import dev.sluice.table.internal.parquet.DictionaryHints;
+import dev.sluice.table.internal.parquet.InsertChangeFile;
 import dev.sluice.table.internal.parquet.ParquetWriteOptions;
 import dev.sluice.table.internal.parquet.WrittenFile;
 import dev.sluice.table.internal.partition.PartitionValues;
@@ -44,6 +45,8 @@ public final class TableWriter {
   /** The one open file of an unpartitioned table, also in {@link #open}; saves a map lookup per row. */
   private Open unpartitioned;
   private final List<NewFile> done = new ArrayList<>();
+  /** The partition folder of each file written (by key), for its change file. */
+  private final Map<String, String> partitionOf = new java.util.HashMap<>();
   private final String prefix;
   private final IntSupplier fileNumbers;
   private final DictionaryHints dictionaryHints;
@@ -144,11 +147,7 @@ public final class TableWriter {
         options.codec());
     String relative = StoragePaths.join(folder, partitionKey, name);
     String key = StoragePaths.join(tablePath, relative);
-    ParquetDataWriter writer = ParquetDataWriter.open(store, key, dataSchema,
-        ParquetWriteOptions.defaults()
-            .withCodec(options.codec().equals("zstd") ? ParquetWriteOptions.Codec.ZSTD : ParquetWriteOptions.Codec.SNAPPY)
-            .withNumIndexedCols(options.statsColumns())
-            .withDictionaryHints(dictionaryHints));
+    ParquetDataWriter writer = ParquetDataWriter.open(store, key, dataSchema, parquetOptions());
     Open opened = new Open(writer, partitionKey, key, relative, values);
     open.put(partitionKey, opened);
     if (partitionIndex.length == 0) {
@@ -157,7 +156,34 @@ public final class TableWriter {
     return opened;
   }
 
+  private ParquetWriteOptions parquetOptions() {
+    return ParquetWriteOptions.defaults()
+        .withCodec(options.codec().equals("zstd") ? ParquetWriteOptions.Codec.ZSTD : ParquetWriteOptions.Codec.SNAPPY)
+        .withNumIndexedCols(options.statsColumns())
+        .withDictionaryHints(dictionaryHints);
+  }
+
+  /**
+   * Writes the change data file that records every row of {@code file} (a data file this writer wrote and closed) as
+   * an insert, by copying its column chunks ({@link InsertChangeFile}), and returns it (for a {@code cdc} action).
+   */
+  public NewFile insertChangeFile(NewFile file) {
+    String partitionKey = partitionOf.get(file.key());
+    if (partitionKey == null) {
+      throw new IllegalArgumentException("Not a file of this writer: " + file.key());
+    }
+    String name = file.key().substring(file.key().lastIndexOf('/') + 1);
+    String relative = StoragePaths.join(ChangeDataWriter.FOLDER, partitionKey, "cdc" + name.substring(prefix.length()));
+    String key = StoragePaths.join(tablePath, relative);
+    WrittenFile written = InsertChangeFile.write(store, file.key(), file.add().size(), dataSchema,
+        ChangeDataWriter.CHANGE_TYPE, key, parquetOptions());
+    AddFile add = new AddFile(PartitionValues.toLogPath(relative), file.add().partitionValues(), written.size(),
+        clock.millis(), false, null, null, null);
+    return new NewFile(add, key, written.numRecords());
+  }
+
   private NewFile close(Open target) {
+    partitionOf.put(target.key, target.partitionKey);
     WrittenFile written = target.writer.close();
     AddFile add = new AddFile(PartitionValues.toLogPath(target.relative), target.values, written.size(),
         clock.millis(), true, written.stats(), null, null);
