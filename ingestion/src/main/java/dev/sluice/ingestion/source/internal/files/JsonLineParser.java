@@ -41,6 +41,11 @@ final class JsonLineParser implements RecordParser {
     return fast.read(bytes, from, to - from);
   }
 
+  @Override
+  public void endOfFile() {
+    fast.release();
+  }
+
   /** Every line the fast path leaves: all judgement (errors, rescued data, field name case) is made here. */
   Parsed parseTree(String line) {
     JsonNode node;

@@ -30,6 +30,9 @@ interface RecordParser {
     return line.isBlank();
   }
 
+  /** Told when a file's bytes are read, so that what {@link #readClean} kept for the file can go. */
+  default void endOfFile() {}
+
   /** Told the file's header line, when the format has one and it is skipped. */
   default void header(String line) {}
 }

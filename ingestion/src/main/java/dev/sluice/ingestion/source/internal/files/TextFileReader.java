@@ -48,6 +48,14 @@ final class TextFileReader {
    * Every other line is made text and read as by {@link #readLines}, so what a file gives is the same either way.
    */
   private long readBytes(byte[] content, String uri, List<Row> out) {
+    try {
+      return readEachLine(content, uri, out);
+    } finally {
+      parser.endOfFile();
+    }
+  }
+
+  private long readEachLine(byte[] content, String uri, List<Row> out) {
     long notKept = 0;
     int from = TextLines.start(content);
     for (int i = 0; from < content.length; i++) {

@@ -58,4 +58,49 @@ class JsonFastPathTest {
       assertThat(taken).isGreaterThan(25);
     }
   }
+
+  @Test
+  void consecutiveCleanLinesShareOneParserAndEveryOtherLineEndsIt() {
+    StringBuilder file = new StringBuilder();
+    for (int n = 0; n < 500; n++) {
+      file.append("{\"s\":\"a").append(n).append("\",\"l\":").append(n).append("}\n");
+    }
+    file.append("{\"s\":\"a\",}\n"); // invalid: the parser after it is a new one
+    for (int n = 0; n < 500; n++) {
+      file.append("{\"l\":").append(n).append("}  \r\n");
+    }
+    byte[] bytes = file.toString().getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    JsonFastPath fast = new JsonFastPath(JsonLineParser.MAPPER.getFactory(), SCHEMA);
+    List<Object[]> read = new java.util.ArrayList<>();
+    int from = 0;
+    while (from < bytes.length) {
+      int end = from;
+      while (bytes[end] != '\n') {
+        end++;
+      }
+      int stop = bytes[end - 1] == '\r' ? end - 1 : end;
+      read.add(fast.read(bytes, from, stop - from));
+      from = end + 1;
+    }
+    fast.release();
+
+    assertThat(read).hasSize(1001);
+    assertThat(read.get(499)).containsExactly("a499", null, null, 499L, null, null, null, null, null, null, null, null);
+    assertThat(read.get(500)).isNull();
+    assertThat(read.get(1000)[3]).isEqualTo(499L);
+    assertThat(read.stream().filter(java.util.Objects::isNull)).hasSize(1);
+    assertThat(fast.parsersCreated()).isEqualTo(2);
+  }
+
+  @Test
+  void anObjectRunningPastItsLineIsLeftToTheTreeAndTheNextLineStillReads() {
+    byte[] bytes = "{\"s\":\"a\"\n,\"l\":1}\n{\"l\":2} {\"l\":3}\n{\"l\":4}\n".getBytes(
+        java.nio.charset.StandardCharsets.US_ASCII);
+    JsonFastPath fast = new JsonFastPath(JsonLineParser.MAPPER.getFactory(), SCHEMA);
+
+    assertThat(fast.read(bytes, 0, 8)).isNull(); // {"s":"a"  (the object ends on the next line)
+    assertThat(fast.read(bytes, 17, 15)).isNull(); // {"l":2} {"l":3}
+    assertThat(fast.read(bytes, 33, 7)[3]).isEqualTo(4L);
+    fast.release();
+  }
 }
