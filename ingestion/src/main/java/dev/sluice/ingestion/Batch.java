@@ -59,6 +59,19 @@ public record Batch(StructType schema, List<Row> rows) {
   }
 
   /**
+   * The rows in order, of which only {@code columns} (positions in the schema) are sure to hold their values: the
+   * others may read null. A pass that reads a few columns of a spilled batch then decodes only those; take a whole
+   * row from {@link #rows()}{@code .get(i)} when one is needed.
+   */
+  public Iterable<Row> project(int... columns) {
+    boolean[] wanted = new boolean[schema.size()];
+    for (int c : columns) {
+      wanted[c] = true;
+    }
+    return () -> rows instanceof BatchRows b ? b.iterator(wanted) : rows.iterator();
+  }
+
+  /**
    * The rows at the positions set in {@code kept}, in order, without copying them: a view of this batch (its spill
    * file, if any, is read again when the view is iterated). {@code kept} must not change afterwards.
    */

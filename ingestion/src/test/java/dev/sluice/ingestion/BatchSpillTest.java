@@ -79,6 +79,49 @@ class BatchSpillTest {
   }
 
   @Test
+  void aProjectedPassOverASpilledBatchOrAViewOfItReadsItsColumnsAsTheWholeRowsHoldThem() {
+    int n = 5_000;
+    List<Row> expected = new ArrayList<>();
+    Batch.Builder builder = Batch.builder(SCHEMA);
+    for (int i = 0; i < n; i++) {
+      // runs of repeated values cross skipped columns, nulls and blocks
+      Row r = Row.of((long) (i / 3), i % 9 == 4 ? null : "file-" + (i / 700), new BigDecimal(i % 5).movePointLeft(2),
+          Instant.ofEpochSecond(1_700_000_000L + i / 10), List.of("x" + i), Map.of("k", i), Row.of(i * 1.0),
+          new byte[] {(byte) i});
+      expected.add(r);
+      builder.add(r);
+    }
+    Batch batch = builder.build();
+    assertThat(batch.spilled()).isTrue();
+    java.util.BitSet odd = new java.util.BitSet(n);
+    for (int i = 1; i < n; i += 2) {
+      odd.set(i);
+    }
+    for (int[] columns : new int[][] {{0}, {1, 3}, {2, 7}, {3}, {4, 6}}) {
+      int i = 0;
+      for (Row r : batch.project(columns)) {
+        for (int c : columns) {
+          assertThat(r.get(c)).as("row %d column %d", i, c).usingRecursiveComparison()
+              .isEqualTo(expected.get(i).get(c));
+        }
+        i++;
+      }
+      assertThat(i).isEqualTo(n);
+      int k = 1;
+      for (Row r : batch.keep(odd).project(columns)) {
+        for (int c : columns) {
+          assertThat(r.get(c)).as("kept row %d column %d", k, c).usingRecursiveComparison()
+              .isEqualTo(expected.get(k).get(c));
+        }
+        k += 2;
+      }
+      assertThat(k).isEqualTo(n + 1);
+    }
+    Row first = batch.project(1).iterator().next();
+    assertThat(first.get(0)).as("a column not asked for is not decoded").isNull();
+  }
+
+  @Test
   void keepingRowsOfASpilledBatchIsAViewInOrderAndAViewOfAViewKeepsTheIntersection() throws Exception {
     int n = 10_000;
     Batch.Builder builder = Batch.builder(SCHEMA);

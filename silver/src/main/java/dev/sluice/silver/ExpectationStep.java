@@ -63,7 +63,11 @@ final class ExpectationStep implements BatchTransformer {
     long dropped = 0;
     int failRule = -1;
     Row failSample = null;
-    for (Row row : batch.rows()) {
+    // The rules read only their columns: a spilled batch decodes only those.
+    int[] read = bound.stream().flatMap(b -> b.referencedColumns().stream()).distinct().mapToInt(schema::indexOf)
+        .toArray();
+    Iterable<Row> rows = java.util.Arrays.stream(read).allMatch(c -> c >= 0) ? batch.project(read) : batch.rows();
+    for (Row row : rows) {
       position++;
       ExpectationAction strongest = null;
       StringJoiner broken = new StringJoiner(",");
@@ -77,7 +81,7 @@ final class ExpectationStep implements BatchTransformer {
           }
           if (a == ExpectationAction.FAIL && failRule < 0) {
             failRule = i;
-            failSample = row;
+            failSample = batch.rows().get(position);
           }
         }
       }
@@ -86,7 +90,8 @@ final class ExpectationStep implements BatchTransformer {
       } else if (strongest == ExpectationAction.DROP) {
         dropped++;
       } else if (strongest == ExpectationAction.QUARANTINE) {
-        quarantined.add(QuarantineRows.of(row, broken.toString(), context.batchId(), quarantineSchema));
+        quarantined.add(QuarantineRows.of(batch.rows().get(position), broken.toString(), context.batchId(),
+            quarantineSchema));
       }
     }
     if (failRule >= 0) {

@@ -47,10 +47,10 @@ final class FutureEventTimeStep implements BatchTransformer {
     BitSet kept = new BitSet(batch.size());
     List<Row> quarantined = new ArrayList<>();
     int i = -1;
-    for (Row row : batch.rows()) {
+    for (Row row : batch.project(index)) {
       i++;
       if (row.get(index) instanceof Instant t && t.isAfter(limit)) {
-        quarantined.add(QuarantineRows.of(row, REASON, context.batchId(), quarantineSchema));
+        quarantined.add(QuarantineRows.of(batch.rows().get(i), REASON, context.batchId(), quarantineSchema));
       } else {
         kept.set(i);
       }

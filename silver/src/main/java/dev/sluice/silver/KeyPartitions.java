@@ -79,7 +79,7 @@ final class KeyPartitions {
   private static KeyPartitions views(Batch batch, int[] keys, int count, Object[] min, Object[] max) {
     short[] partOf = new short[batch.size()];
     int i = 0;
-    for (Row r : batch.rows()) {
+    for (Row r : batch.project(keys)) {
       List<Object> key = SilverSchemas.key(r, keys);
       partOf[i++] = (short) (key == null ? 0 : of(key, count));
       if (key != null) {

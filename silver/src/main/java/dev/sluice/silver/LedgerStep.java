@@ -47,7 +47,7 @@ final class LedgerStep implements BatchTransformer {
       if (eventTimeColumn != null) {
         int i = schema.indexOf(eventTimeColumn);
         long watermarkMicros = ctx.watermarkMs() * 1000;
-        for (Row row : batch.rows()) {
+        for (Row row : batch.project(i)) {
           Instant t = (Instant) row.get(i);
           if (t != null && micros(t) < watermarkMicros) {
             s.late++;

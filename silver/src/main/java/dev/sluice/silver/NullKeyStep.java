@@ -43,13 +43,13 @@ final class NullKeyStep implements BatchTransformer {
     BitSet kept = new BitSet(batch.size());
     List<Row> quarantined = new ArrayList<>();
     int i = -1;
-    for (Row row : batch.rows()) {
+    for (Row row : batch.project(positions)) {
       i++;
       String reason = reason(row);
       if (reason == null) {
         kept.set(i);
       } else {
-        quarantined.add(QuarantineRows.of(row, reason, context.batchId(), quarantineSchema));
+        quarantined.add(QuarantineRows.of(batch.rows().get(i), reason, context.batchId(), quarantineSchema));
       }
     }
     context.count(RowLedger.QUARANTINED, quarantined.size());

@@ -85,7 +85,7 @@ public final class EventTimeWatermark implements Transform {
 
   @Override
   public Batch apply(Batch input, BatchInfo info) {
-    for (Row r : input.rows()) {
+    for (Row r : input.project(column)) {
       Object v = r.get(column);
       if (v instanceof Instant t) {
         long ms = toEpochMilli(t);

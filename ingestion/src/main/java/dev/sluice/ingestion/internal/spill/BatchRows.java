@@ -1,6 +1,7 @@
 package dev.sluice.ingestion.internal.spill;
 
 import dev.sluice.table.data.Row;
+import java.util.Iterator;
 import java.util.List;
 
 /**
@@ -10,4 +11,12 @@ import java.util.List;
 public interface BatchRows extends List<Row> {
   /** Whether the rows live in a spill file (iterating reads it; {@code get(i)} seeks in it). */
   boolean spilled();
+
+  /**
+   * The rows in order, of which only the columns set in {@code wanted} are sure to hold their values (the others may
+   * read null): a spilled list decodes only those.
+   */
+  default Iterator<Row> iterator(boolean[] wanted) {
+    return iterator();
+  }
 }

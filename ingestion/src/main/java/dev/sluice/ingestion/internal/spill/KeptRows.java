@@ -77,8 +77,14 @@ public final class KeptRows extends AbstractList<Row> implements BatchRows {
 
   @Override
   public Iterator<Row> iterator() {
+    return iterator(null);
+  }
+
+  @Override
+  public Iterator<Row> iterator(boolean[] wanted) {
     return new Iterator<>() {
-      private final Iterator<Row> rows = root.iterator();
+      private final Iterator<Row> rows = wanted != null && root instanceof BatchRows b ? b.iterator(wanted)
+          : root.iterator();
       private int position = -1;
       private int next = kept.nextSetBit(0);
 

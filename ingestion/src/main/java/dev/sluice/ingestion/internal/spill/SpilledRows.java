@@ -63,9 +63,18 @@ final class SpilledRows extends AbstractList<Row> implements BatchRows {
   /** A forward-only iterator from {@code index} with a reader of its own (what {@code subList(..).iterator()} uses). */
   @Override
   public ListIterator<Row> listIterator(int index) {
+    return listIterator(index, null);
+  }
+
+  @Override
+  public Iterator<Row> iterator(boolean[] wanted) {
+    return listIterator(0, wanted);
+  }
+
+  private ListIterator<Row> listIterator(int index, boolean[] wanted) {
     java.util.Objects.checkIndex(index, size + 1);
     return new ListIterator<>() {
-      private final Cursor reader = index == size ? null : new Cursor(index / BLOCK * BLOCK);
+      private final Cursor reader = index == size ? null : new Cursor(index / BLOCK * BLOCK, wanted);
       private int next = reader == null ? index : reader.skipTo(index);
       // Started once a block was read: a pass is under way, not a peek at the first rows.
       private final int aheadFrom = reader != null && ReadAhead.worthIt() ? next + BLOCK : Integer.MAX_VALUE;
@@ -163,7 +172,7 @@ final class SpilledRows extends AbstractList<Row> implements BatchRows {
       if (cursor != null) {
         cursor.close();
       }
-      cursor = new Cursor(index / BLOCK * BLOCK);
+      cursor = new Cursor(index / BLOCK * BLOCK, null);
     }
     while (cursor.row < index) {
       cursor.next();
@@ -177,7 +186,7 @@ final class SpilledRows extends AbstractList<Row> implements BatchRows {
     private final RowSpillCodec.Reader reader;
     private int row;
 
-    Cursor(int firstRow) {
+    Cursor(int firstRow, boolean[] wanted) {
       try {
         FileChannel channel = FileChannel.open(file, StandardOpenOption.READ);
         channel.position(blockOffsets[firstRow / BLOCK]);
@@ -185,7 +194,7 @@ final class SpilledRows extends AbstractList<Row> implements BatchRows {
       } catch (IOException e) {
         throw new UncheckedIOException("Can't read a batch's spill file " + file + " back: " + e.getMessage(), e);
       }
-      this.reader = codec.reader(in);
+      this.reader = codec.reader(in, wanted);
       this.row = firstRow;
     }
 

@@ -67,6 +67,11 @@ final class ByteReader {
     return out;
   }
 
+  void skip(int n) throws IOException {
+    require(n);
+    pos += n;
+  }
+
   byte[] readLengthPrefixed() throws IOException {
     return readBytes(readLength());
   }

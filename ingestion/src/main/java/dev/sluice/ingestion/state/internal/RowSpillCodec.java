@@ -54,7 +54,18 @@ public final class RowSpillCodec {
 
   /** Reads the rows a {@link Writer} wrote from {@code in}, starting at a block's first row (the caller closes it). */
   public Reader reader(InputStream in) {
-    return new Reader(new ByteReader(in));
+    return new Reader(new ByteReader(in), null);
+  }
+
+  /**
+   * The same, decoding only the columns set in {@code wanted} (the others read null): a pass over a few columns
+   * makes no objects for the rest.
+   */
+  public Reader reader(InputStream in, boolean[] wanted) {
+    if (wanted != null && wanted.length != fields.length) {
+      throw new IllegalArgumentException("Wanted " + wanted.length + " columns of a schema of " + fields.length);
+    }
+    return new Reader(new ByteReader(in), wanted);
   }
 
   /** Primitive values only: equal is cheap to test, and a shared immutable object is safe to hand out twice. */
@@ -141,11 +152,13 @@ public final class RowSpillCodec {
   /** Decodes rows one after the other. */
   public final class Reader {
     private final ByteReader in;
+    private final boolean[] wanted;
     private final Object[] previous = new Object[fields.length];
     private int rows;
 
-    private Reader(ByteReader in) {
+    private Reader(ByteReader in, boolean[] wanted) {
       this.in = in;
+      this.wanted = wanted;
     }
 
     /** The next row; the caller knows how many rows there are. */
@@ -161,7 +174,15 @@ public final class RowSpillCodec {
           if (NullBitmap.isNull(bitmaps, i)) {
             continue;
           }
-          values[i] = NullBitmap.isNull(bitmaps, n * 8 + i) ? previous[i] : fields[i].read(in);
+          boolean repeat = NullBitmap.isNull(bitmaps, n * 8 + i);
+          if (wanted != null && !wanted[i]) {
+            if (!repeat) {
+              fields[i].skip(in);
+            }
+          } else {
+            // A wanted column is decoded in every row, so the row before always holds the value it repeats.
+            values[i] = repeat ? previous[i] : fields[i].read(in);
+          }
         }
         System.arraycopy(values, 0, previous, 0, values.length);
         return Row.of(values);

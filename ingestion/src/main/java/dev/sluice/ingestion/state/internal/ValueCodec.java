@@ -10,4 +10,9 @@ interface ValueCodec {
   void write(ByteWriter out, Object value);
 
   Object read(ByteReader in) throws IOException;
+
+  /** Moves past one value without making it (a pass that doesn't read the column). */
+  default void skip(ByteReader in) throws IOException {
+    read(in);
+  }
 }

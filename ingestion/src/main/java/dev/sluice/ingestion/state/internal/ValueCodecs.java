@@ -66,6 +66,11 @@ final class ValueCodecs {
       long seconds = in.readFixedLong();
       return Instant.ofEpochSecond(seconds, in.readFixedInt());
     }
+
+    @Override
+    public void skip(ByteReader in) throws IOException {
+      in.skip(12);
+    }
   };
 
   private static ValueCodec primitive(PrimitiveType type, String path) {
@@ -95,6 +100,11 @@ final class ValueCodecs {
     @Override
     public Object read(ByteReader in) throws IOException {
       return in.readUtf8();
+    }
+
+    @Override
+    public void skip(ByteReader in) throws IOException {
+      in.skip(in.readLength());
     }
   };
 
@@ -192,6 +202,11 @@ final class ValueCodecs {
     public Object read(ByteReader in) throws IOException {
       return in.readLengthPrefixed();
     }
+
+    @Override
+    public void skip(ByteReader in) throws IOException {
+      in.skip(in.readLength());
+    }
   };
 
   private static final ValueCodec DATE = new ValueCodec() {
@@ -245,6 +260,12 @@ final class ValueCodecs {
         return BigDecimal.valueOf(in.readBigEndianLong(n), scale);
       }
       return new BigDecimal(new BigInteger(in.readBytes(n)), scale);
+    }
+
+    @Override
+    public void skip(ByteReader in) throws IOException {
+      in.readSignedVarLong();
+      in.skip(in.readLength());
     }
   };
 

@@ -16,6 +16,16 @@ import java.util.Set;
  * ordinal of the event-time (watermark) column (-1 without watermark).
  */
 record DedupColumns(int[] keyOrdinals, StructType keySchema, int eventTime) {
+  /** The positions of every column the deduplication reads: the keys and the event time. */
+  int[] columns() {
+    if (eventTime < 0) {
+      return keyOrdinals;
+    }
+    int[] out = java.util.Arrays.copyOf(keyOrdinals, keyOrdinals.length + 1);
+    out[keyOrdinals.length] = eventTime;
+    return out;
+  }
+
   static DedupColumns resolve(String operator, List<String> names, String eventTimeColumn, StructType input) {
     // A column named twice is one key column (Spark's dropDuplicates(a, a) is dropDuplicates(a)).
     Set<Integer> chosen = new LinkedHashSet<>();

@@ -60,11 +60,11 @@ final class DropDuplicatesWithinWatermark implements StatefulTransform {
     List<Row> stateValues = new ArrayList<>(LOOKUP_CHUNK);
     int[] positions = new int[LOOKUP_CHUNK];
     int i = -1;
-    for (Row row : input.rows()) {
+    for (Row row : input.project(keys.columns())) {
       i++;
       if (keys.isLate(row, info.watermarkMs())) {
         dropped++;
-        info.lateRows().add(operatorName(), schema, row, info.watermarkMs());
+        info.lateRows().add(operatorName(), schema, input.rows().get(i), info.watermarkMs());
         continue;
       }
       Long eventMicros = keys.eventMicros(row);
