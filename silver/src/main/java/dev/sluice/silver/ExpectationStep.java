@@ -29,6 +29,8 @@ final class ExpectationStep implements BatchTransformer {
   private final BatchStates states;
   private final List<BoundExpression> bound = new ArrayList<>();
   private StructType schema;
+  /** The columns the rules read, or null to read whole rows. */
+  private int[] read;
   private StructType quarantineSchema;
 
   ExpectationStep(String pipeline, List<Expectation> rules, BatchStates states) {
@@ -50,6 +52,10 @@ final class ExpectationStep implements BatchTransformer {
     }
     this.schema = input;
     this.quarantineSchema = QuarantineRows.schema(input);
+    int[] columns = bound.stream().flatMap(b -> b.referencedColumns().stream()).distinct()
+        .mapToInt(input::indexOf).toArray();
+    // The rules read only their columns, so a spilled batch decodes only those (all, if one isn't found by name).
+    this.read = java.util.Arrays.stream(columns).allMatch(c -> c >= 0) ? columns : null;
     return input;
   }
 
@@ -63,11 +69,7 @@ final class ExpectationStep implements BatchTransformer {
     long dropped = 0;
     int failRule = -1;
     Row failSample = null;
-    // The rules read only their columns: a spilled batch decodes only those.
-    int[] read = bound.stream().flatMap(b -> b.referencedColumns().stream()).distinct().mapToInt(schema::indexOf)
-        .toArray();
-    Iterable<Row> rows = java.util.Arrays.stream(read).allMatch(c -> c >= 0) ? batch.project(read) : batch.rows();
-    for (Row row : rows) {
+    for (Row row : read != null ? batch.project(read) : batch.rows()) {
       position++;
       ExpectationAction strongest = null;
       StringJoiner broken = new StringJoiner(",");

@@ -376,16 +376,17 @@ public final class Merge extends WriteOperation<Merge> {
       return rewritten;
     }
 
-    private synchronized RewriteFiles newWriter(boolean feed) {
-      RewriteFiles w = new RewriteFiles(context, schema, snapshot.metadata().partitionColumns(), writeOptions, feed);
-      writers.add(w);
-      return w;
+    private RewriteFiles newWriter(boolean feed) {
+      return tracked(new RewriteFiles(context, schema, snapshot.metadata().partitionColumns(), writeOptions, feed));
     }
 
     /** A writer of inserted rows only, whose change files copy its data files. */
-    private synchronized RewriteFiles newInsertWriter(boolean feed) {
-      RewriteFiles w = RewriteFiles.inserting(context, schema, snapshot.metadata().partitionColumns(), writeOptions,
-          feed);
+    private RewriteFiles newInsertWriter(boolean feed) {
+      return tracked(RewriteFiles.inserting(context, schema, snapshot.metadata().partitionColumns(), writeOptions,
+          feed));
+    }
+
+    private synchronized RewriteFiles tracked(RewriteFiles w) {
       writers.add(w);
       return w;
     }

@@ -50,8 +50,7 @@ public final class InsertChangeFile {
       String changeTypeColumn, String changeKey, ParquetWriteOptions options) {
     MessageType schema = ParquetSchemas.toParquet(dataSchema.add(changeTypeColumn, PrimitiveType.STRING));
     ColumnDescriptor changeType = schema.getColumns().get(schema.getColumns().size() - 1);
-    ParquetProperties props = ParquetProperties.builder().withPageSize(options.pageSize())
-        .withDictionaryPageSize(options.pageSize()).withSizeStatisticsEnabled(false).build();
+    ParquetProperties props = ParquetDataWriter.properties(options).build();
     BytesInputCompressor compressor = PageCodecs.INSTANCE.getCompressor(CompressionCodecName.valueOf(options.codec().name()));
     TrackedOutputFile out = new TrackedOutputFile(new StoreOutputFile(store, changeKey));
     long rows = 0;

@@ -50,11 +50,7 @@ public final class ParquetDataWriter {
     this.file = new TrackedOutputFile(new StoreOutputFile(store, key));
     this.hints = options.dictionaryHints();
     MessageType parquetSchema = ParquetSchemas.toParquet(schema);
-    ParquetProperties.Builder props = ParquetProperties.builder()
-        .withPageSize(options.pageSize())
-        .withDictionaryPageSize(options.pageSize())
-        // Page size statistics (new in Parquet 1.14) are read by no Delta engine; they cost a pass over every value.
-        .withSizeStatisticsEnabled(false);
+    ParquetProperties.Builder props = properties(options);
     for (ColumnDescriptor column : parquetSchema.getColumns()) {
       String path = ColumnPath.get(column.getPath()).toDotString();
       if (hints.plain(path)) {
@@ -70,6 +66,15 @@ public final class ParquetDataWriter {
       throw new StorageException("Creating Parquet data file " + store.uriOf(key) + " failed: " + e.getMessage(), e);
     }
     this.encoder = new EncoderPipeline(writer::write);
+  }
+
+  /** The page settings of every file Sluice writes (before any column's dictionary hint). */
+  static ParquetProperties.Builder properties(ParquetWriteOptions options) {
+    return ParquetProperties.builder()
+        .withPageSize(options.pageSize())
+        .withDictionaryPageSize(options.pageSize())
+        // Page size statistics (new in Parquet 1.14) are read by no Delta engine; they cost a pass over every value.
+        .withSizeStatisticsEnabled(false);
   }
 
   /**
