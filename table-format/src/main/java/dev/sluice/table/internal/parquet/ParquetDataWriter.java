@@ -74,7 +74,8 @@ public final class ParquetDataWriter {
         .withPageSize(options.pageSize())
         .withDictionaryPageSize(options.pageSize())
         // Page size statistics (new in Parquet 1.14) are read by no Delta engine; they cost a pass over every value.
-        .withSizeStatisticsEnabled(false);
+        .withSizeStatisticsEnabled(false)
+        .withValuesWriterFactory(new DictionaryWriterFactory());
   }
 
   /**

@@ -122,6 +122,12 @@ final class ValueWriters {
     }
     return switch ((PrimitiveType) type) {
       case STRING -> new Primitive<>(type, column, String.class) {
+        // The same String as the row before (a file's _source, a batch's shared values) gives the same Binary: no
+        // encoding, and the dictionary (BinaryDictionaryWriter) knows its id without a lookup. A writer belongs to
+        // one file, prepared on one thread.
+        private String lastString;
+        private Binary lastBinary;
+
         @Override
         void write(RecordConsumer out, Object v) {
           out.addBinary((Binary) prepare(v));
@@ -129,9 +135,14 @@ final class ValueWriters {
 
         @Override
         Object prepare(Object v) {
+          if (v == lastString) {
+            return lastBinary;
+          }
           // Not Binary.fromString: its ByteBuffer-backed binaries make the dictionary's hash lookups and the
           // stats' comparisons several times slower.
-          return Binary.fromConstantByteArray(((String) v).getBytes(StandardCharsets.UTF_8));
+          lastString = (String) v;
+          lastBinary = Binary.fromConstantByteArray(lastString.getBytes(StandardCharsets.UTF_8));
+          return lastBinary;
         }
 
         @Override
