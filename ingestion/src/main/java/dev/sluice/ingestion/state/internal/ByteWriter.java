@@ -5,6 +5,7 @@ import java.io.OutputStream;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
@@ -54,6 +55,33 @@ final class ByteWriter {
     ensure(bytes.length);
     System.arraycopy(bytes, 0, buf, pos, bytes.length);
     pos += bytes.length;
+  }
+
+  /**
+   * A string as {@link #writeLengthPrefixed} writes its UTF-8 bytes. An ASCII string of fewer than 128 chars (keys,
+   * ids, codes) is copied char by char into the buffer: no byte array per value, which in silver's dedup cost
+   * more than the probe of the state table.
+   */
+  void writeUtf8(String s) {
+    int n = s.length();
+    if (n < 128) {
+      ensure(n + 1);
+      int at = pos + 1;
+      int i = 0;
+      while (i < n) {
+        char c = s.charAt(i);
+        if (c >= 0x80) {
+          break;
+        }
+        buf[at + i++] = (byte) c;
+      }
+      if (i == n) {
+        buf[pos] = (byte) n;
+        pos = at + n;
+        return;
+      }
+    }
+    writeLengthPrefixed(s.getBytes(StandardCharsets.UTF_8));
   }
 
   /** Length as a varint, then the bytes. */

@@ -94,7 +94,7 @@ final class ValueCodecs {
   private static final ValueCodec STRING = new ValueCodec() {
     @Override
     public void write(ByteWriter out, Object value) {
-      out.writeLengthPrefixed(((String) value).getBytes(StandardCharsets.UTF_8));
+      out.writeUtf8((String) value);
     }
 
     @Override

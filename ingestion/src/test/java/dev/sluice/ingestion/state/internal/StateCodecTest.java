@@ -67,6 +67,24 @@ class StateCodecTest {
   }
 
   @Test
+  void stringsAreWrittenAsTheirLengthThenTheirUtf8BytesWhateverTheirCharacters() throws IOException {
+    List<String> strings = new ArrayList<>(List.of("", "o-0000001234", "é", "abcé", "ab\u0100c", "x😀y",
+        "\u007f", "\u0080"));
+    for (int n : new int[] {126, 127, 128, 129, 300}) {
+      strings.add("a".repeat(n));
+      strings.add("a".repeat(n - 1) + "é");
+    }
+    for (String s : strings) {
+      ByteWriter direct = new ByteWriter(4);
+      direct.writeUtf8(s);
+      ByteWriter viaBytes = new ByteWriter(4);
+      viaBytes.writeLengthPrefixed(s.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      assertThat(direct.toByteArray()).as(s).isEqualTo(viaBytes.toByteArray());
+      assertThat(new ByteReader(new ByteArrayInputStream(direct.toByteArray())).readUtf8()).isEqualTo(s);
+    }
+  }
+
+  @Test
   void decimalKeepsItsScaleAndSmallNumbersStayShort() throws IOException {
     StructType t = StructType.empty().add("dec", DecimalType.of(10, 2)).add("n", PrimitiveType.LONG);
     Row back = roundTrip(t, Row.of(new BigDecimal("1.50"), 3L));
