@@ -85,7 +85,8 @@ final class BronzeRows {
    *     earlier batch keep that column's spelling
    * @throws NewColumnsException for a new field the policy does not take
    */
-  Shaped shape(StructType input, List<Row> good, StructType table) {
+  Shaped shape(StructType input, dev.sluice.ingestion.Batch goodRows, StructType table) {
+    List<Row> good = goodRows.rows();
     StructType base = baseSchema(input);
     int rescued = input.indexOf(BronzeColumns.RESCUED);
     int source = input.indexOf(BronzeColumns.SOURCE);
@@ -106,6 +107,9 @@ final class BronzeRows {
       schema = schema.add(column, PrimitiveType.STRING);
     }
     int[] from = basePositions(input);
+    if (added.isEmpty() && !goodRows.spilled()) {
+      return new Shaped(schema, new ProjectedRows(good, from));
+    }
     dev.sluice.ingestion.Batch.Builder rows = dev.sluice.ingestion.Batch.builder(schema);
     int i = 0;
     for (Row r : good) {
@@ -113,6 +117,50 @@ final class BronzeRows {
       i++;
     }
     return new Shaped(schema, rows.build().rows());
+  }
+
+  /**
+   * The rows of a batch held in the heap, each read through the bronze table's column order ({@link ProjectedRow}) as
+   * the writer takes it: nothing is copied or collected again. Random access, so that a large append is written as
+   * several files at once; the view's index is built before the writer's threads read it.
+   */
+  private static final class ProjectedRows extends java.util.AbstractList<Row> implements java.util.RandomAccess {
+    private final List<Row> rows;
+    private final int[] from;
+
+    ProjectedRows(List<Row> rows, int[] from) {
+      this.rows = rows;
+      this.from = from;
+      if (!rows.isEmpty()) {
+        rows.get(0); // a view of kept rows builds its position index on the first get: here, on one thread
+      }
+    }
+
+    @Override
+    public Row get(int index) {
+      return new ProjectedRow(rows.get(index), from);
+    }
+
+    @Override
+    public int size() {
+      return rows.size();
+    }
+
+    @Override
+    public java.util.Iterator<Row> iterator() {
+      java.util.Iterator<Row> it = rows.iterator();
+      return new java.util.Iterator<>() {
+        @Override
+        public boolean hasNext() {
+          return it.hasNext();
+        }
+
+        @Override
+        public Row next() {
+          return new ProjectedRow(it.next(), from);
+        }
+      };
+    }
   }
 
   /** For each column of {@link #baseSchema}, its position in the input row. */

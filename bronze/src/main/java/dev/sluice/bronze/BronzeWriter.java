@@ -59,11 +59,12 @@ final class BronzeWriter implements BatchFunction {
       }
       i++;
     }
-    List<Row> good = batch.keep(kept).rows(); // a view: the shaped rows are the only ones collected
+    Batch goodRows = batch.keep(kept); // a view: the shaped rows are the only ones collected
+    List<Row> good = goodRows.rows();
     long deduplicated = context.metrics().getOrDefault(RowLedger.DEDUPLICATED, 0L);
     Ledger ledger = new Ledger(batch.size() + deduplicated, good.size(), bad.size(), deduplicated);
     createIfMissing(in);
-    BronzeRows.Shaped shaped = shaper.shape(in, good, table.latestSnapshot().schema());
+    BronzeRows.Shaped shaped = shaper.shape(in, goodRows, table.latestSnapshot().schema());
     if (!bad.isEmpty()) {
       writeQuarantine(in, bad, context);
     }
