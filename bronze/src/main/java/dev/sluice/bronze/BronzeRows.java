@@ -4,17 +4,20 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.config.SchemaEvolution;
+import dev.sluice.ingestion.Batch;
 import dev.sluice.table.data.ProjectedRow;
 import dev.sluice.table.data.Row;
 import dev.sluice.table.types.PrimitiveType;
 import dev.sluice.table.types.StructField;
 import dev.sluice.table.types.StructType;
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.RandomAccess;
 
 /**
  * Turns the good rows of a batch (data columns, {@code _rescued_data}, {@code _source}, corrupt columns,
@@ -85,7 +88,7 @@ final class BronzeRows {
    *     earlier batch keep that column's spelling
    * @throws NewColumnsException for a new field the policy does not take
    */
-  Shaped shape(StructType input, dev.sluice.ingestion.Batch goodRows, StructType table) {
+  Shaped shape(StructType input, Batch goodRows, StructType table) {
     List<Row> good = goodRows.rows();
     StructType base = baseSchema(input);
     int rescued = input.indexOf(BronzeColumns.RESCUED);
@@ -110,7 +113,7 @@ final class BronzeRows {
     if (added.isEmpty() && !goodRows.spilled()) {
       return new Shaped(schema, new ProjectedRows(good, from));
     }
-    dev.sluice.ingestion.Batch.Builder rows = dev.sluice.ingestion.Batch.builder(schema);
+    Batch.Builder rows = Batch.builder(schema);
     int i = 0;
     for (Row r : good) {
       rows.add(added.isEmpty() ? new ProjectedRow(r, from) : withNewColumns(r, from, schema.size(), added, extras.get(i)));
@@ -124,7 +127,7 @@ final class BronzeRows {
    * the writer takes it: nothing is copied or collected again. Random access, so that a large append is written as
    * several files at once; the view's index is built before the writer's threads read it.
    */
-  private static final class ProjectedRows extends java.util.AbstractList<Row> implements java.util.RandomAccess {
+  private static final class ProjectedRows extends AbstractList<Row> implements RandomAccess {
     private final List<Row> rows;
     private final int[] from;
 
@@ -147,9 +150,9 @@ final class BronzeRows {
     }
 
     @Override
-    public java.util.Iterator<Row> iterator() {
-      java.util.Iterator<Row> it = rows.iterator();
-      return new java.util.Iterator<>() {
+    public Iterator<Row> iterator() {
+      Iterator<Row> it = rows.iterator();
+      return new Iterator<>() {
         @Override
         public boolean hasNext() {
           return it.hasNext();

@@ -59,8 +59,8 @@ final class ByteWriter {
 
   /**
    * A string as {@link #writeLengthPrefixed} writes its UTF-8 bytes. An ASCII string of fewer than 128 chars (keys,
-   * ids, codes) is copied char by char into the buffer: no byte array per value, which in silver's dedup cost
-   * more than the probe of the state table.
+   * ids, codes) is copied char by char into the buffer: no byte array per value (a dedup key is encoded once per
+   * input row).
    */
   void writeUtf8(String s) {
     int n = s.length();

@@ -8,6 +8,7 @@ import org.apache.parquet.column.values.factory.DefaultValuesWriterFactory;
 import org.apache.parquet.column.values.factory.ValuesWriterFactory;
 import org.apache.parquet.column.values.fallback.FallbackValuesWriter;
 import org.apache.parquet.column.values.plain.PlainValuesWriter;
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 
 /**
  * Parquet's default values writers (format v1, the one Sluice writes), except that a dictionary-encoded BINARY column
@@ -26,8 +27,7 @@ final class DictionaryWriterFactory implements ValuesWriterFactory {
 
   @Override
   public ValuesWriter newValuesWriter(ColumnDescriptor column) {
-    if (column.getPrimitiveType().getPrimitiveTypeName()
-        != org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.BINARY
+    if (column.getPrimitiveType().getPrimitiveTypeName() != PrimitiveTypeName.BINARY
         || props.getWriterVersion() != ParquetProperties.WriterVersion.PARQUET_1_0
         || !props.isDictionaryEnabled(column)) {
       return defaults.newValuesWriter(column);
