@@ -157,6 +157,51 @@ class BatchSpillTest {
   }
 
   @Test
+  void sublistsOfAViewOfASpilledBatchReadInParallelEachGiveTheirRowsInOrder() throws Exception {
+    int n = 20_000;
+    Batch.Builder builder = Batch.builder(SCHEMA);
+    for (int i = 0; i < n; i++) {
+      builder.add(row(i));
+    }
+    Batch batch = builder.build();
+    java.util.BitSet notFifth = new java.util.BitSet(n);
+    for (int i = 0; i < n; i++) {
+      if (i % 5 != 0) {
+        notFifth.set(i);
+      }
+    }
+    List<Row> kept = batch.keep(notFifth).rows();
+    int half = kept.size() / 2;
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+    try {
+      java.util.concurrent.Future<List<Long>> first = pool.submit(() -> ids(kept.subList(0, half).iterator()));
+      java.util.concurrent.Future<List<Long>> second = pool.submit(() -> ids(kept.subList(half, kept.size())
+          .iterator()));
+      List<Long> all = new ArrayList<>(first.get());
+      all.addAll(second.get());
+      List<Long> expected = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        if (i % 5 != 0) {
+          expected.add((long) i);
+        }
+      }
+      assertThat(all).isEqualTo(expected);
+    } finally {
+      pool.shutdown();
+    }
+    assertThat(ids(kept.subList(kept.size(), kept.size()).iterator())).isEmpty();
+    assertThat(kept.listIterator(3).next().get(0)).isEqualTo(4L);
+  }
+
+  private static List<Long> ids(Iterator<Row> rows) {
+    List<Long> out = new ArrayList<>();
+    while (rows.hasNext()) {
+      out.add((Long) rows.next().get(0));
+    }
+    return out;
+  }
+
+  @Test
   void aBatchLargerThanItsBudgetSpillsAndIteratesIdenticallyEveryTime() throws Exception {
     int n = 20_000;
     Batch.Builder builder = Batch.builder(SCHEMA);

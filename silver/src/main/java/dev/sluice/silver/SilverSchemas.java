@@ -8,7 +8,6 @@ import dev.sluice.table.data.Row;
 import dev.sluice.table.types.StructField;
 import dev.sluice.table.types.StructType;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /** Schemas and keys of the silver stages. */
@@ -74,6 +73,6 @@ final class SilverSchemas {
         return null;
       }
     }
-    return Arrays.asList(values);
+    return new KeyValues(values);
   }
 }

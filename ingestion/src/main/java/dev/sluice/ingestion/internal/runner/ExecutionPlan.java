@@ -27,8 +27,8 @@ import java.util.Optional;
  * A query's bound steps with what runs around them: the event-time watermark (the minimum, or with
  * {@code watermarkPolicy=max} the maximum, over the {@code withWatermark} steps) and one versioned
  * state store per stateful step, under {@code <checkpoint>/state/<step>/0}. Batch N loads state
- * version N and commits version N+1 before the sink commit, so a re-run batch rebuilds the same
- * version from the same input. Event times after the batch timestamp plus {@code maxFutureSkew} don't
+ * version N and commits version N+1 while the sink writes the batch, both before {@code commits/N}, so a re-run
+ * batch rebuilds the same version from the same input. Event times after the batch timestamp plus {@code maxFutureSkew} don't
  * move the watermark (see {@link EventTimeWatermark}). The providers come from the query's
  * {@link StateStoreSettings}; each operator's {@code state/<step>/_metadata} records the provider and schemas,
  * and a restart with another provider is refused before any state is read.
@@ -142,18 +142,28 @@ final class ExecutionPlan implements AutoCloseable {
     }
   }
 
-  /** Commits every store as version batchId+1; returns the {@code stateOperators} progress entries. */
-  List<QueryProgress.StateOperatorProgress> commitState() {
-    List<QueryProgress.StateOperatorProgress> out = new ArrayList<>();
-    for (StatefulTransform s : stateful) {
-      StateStore store = open.get(s);
-      store.commit();
-      StateStoreMetrics m = store.metrics();
-      out.add(new QueryProgress.StateOperatorProgress(s.operatorName(), s.numRowsTotal(m), m.numRowsUpdated(),
-          m.numRowsRemoved(), s.lastDroppedByWatermark(), m.memoryUsedBytes(), m.commitTimeMs(), m.customMetrics()));
-    }
+  /**
+   * Starts committing every store as version batchId+1 (see {@link StateCommit}: the sink writes meanwhile);
+   * {@link StateCommit#await} returns the {@code stateOperators} progress entries.
+   */
+  StateCommit startStateCommit() {
+    Map<StatefulTransform, StateStore> stores = open;
     open = new IdentityHashMap<>();
-    return out;
+    if (stateful.isEmpty()) {
+      return StateCommit.none();
+    }
+    return StateCommit.start(() -> {
+      List<QueryProgress.StateOperatorProgress> out = new ArrayList<>();
+      for (StatefulTransform s : stateful) {
+        StateStore store = stores.get(s);
+        store.commit();
+        StateStoreMetrics m = store.metrics();
+        out.add(new QueryProgress.StateOperatorProgress(s.operatorName(), s.numRowsTotal(m), m.numRowsUpdated(),
+            m.numRowsRemoved(), s.lastDroppedByWatermark(), m.memoryUsedBytes(), m.commitTimeMs(),
+            m.customMetrics()));
+      }
+      return out;
+    });
   }
 
   void abortState() {

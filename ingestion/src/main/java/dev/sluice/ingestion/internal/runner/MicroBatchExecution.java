@@ -428,12 +428,6 @@ public final class MicroBatchExecution implements StreamingQuery {
           + " ({}) after the batch time {}, up to {}; they did not move the watermark. Check the event-time column"
           + " (epoch milliseconds read as seconds?), or raise maxFutureSkew if such times are real", describe(),
           batchId, f.getKey(), spec.maxFutureSkew(), Instant.ofEpochMilli(entry.batchTimestampMs()), f.getValue()));
-      List<QueryProgress.StateOperatorProgress> stateProgress = plan.commitState();
-      if (!stateProgress.isEmpty()) {
-        Map<String, Long> stateRows = new LinkedHashMap<>();
-        stateProgress.forEach(s -> stateRows.merge(s.operatorName(), s.numRowsTotal(), Long::sum));
-        checkpoint.writeStateRows(stateRows);
-      }
       if (late != null && !lateRows.isEmpty()) {
         late.write(batchId, lateRows);
       } else if (!lateRows.isEmpty()) {
@@ -443,7 +437,20 @@ public final class MicroBatchExecution implements StreamingQuery {
       interceptor.at(BatchInterceptor.Step.BEFORE_SINK, batchId);
       Map<String, Long> batchMetrics = new java.util.TreeMap<>(plan.batchMetrics());
       batchMetrics.putAll(sourceMetrics);
-      long written = sink.addBatch(batchId, batch, batchMetrics);
+      StateCommit stateCommit = plan.startStateCommit();
+      long written;
+      try {
+        written = sink.addBatch(batchId, batch, batchMetrics);
+      } catch (RuntimeException | Error e) {
+        stateCommit.awaitAfter(e);
+        throw e;
+      }
+      List<QueryProgress.StateOperatorProgress> stateProgress = stateCommit.await();
+      if (!stateProgress.isEmpty()) {
+        Map<String, Long> stateRows = new LinkedHashMap<>();
+        stateProgress.forEach(s -> stateRows.merge(s.operatorName(), s.numRowsTotal(), Long::sum));
+        checkpoint.writeStateRows(stateRows);
+      }
       durations.put("addBatch", millisSince(t1));
       interceptor.at(BatchInterceptor.Step.AFTER_SINK, batchId);
       long t2 = System.nanoTime();

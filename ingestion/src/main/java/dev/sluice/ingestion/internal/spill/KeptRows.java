@@ -5,6 +5,7 @@ import java.util.AbstractList;
 import java.util.BitSet;
 import java.util.Iterator;
 import java.util.List;
+import java.util.ListIterator;
 import java.util.NoSuchElementException;
 import java.util.Objects;
 
@@ -64,6 +65,10 @@ public final class KeptRows extends AbstractList<Row> implements BatchRows {
   @Override
   public Row get(int index) {
     Objects.checkIndex(index, size);
+    return root.get(positions()[index]);
+  }
+
+  private int[] positions() {
     if (positions == null) {
       int[] p = new int[size];
       int i = 0;
@@ -72,7 +77,77 @@ public final class KeptRows extends AbstractList<Row> implements BatchRows {
       }
       positions = p;
     }
-    return root.get(positions[index]);
+    return positions;
+  }
+
+  /**
+   * A forward-only iterator from {@code index} over the root's own iterator from there (what
+   * {@code subList(..).iterator()} uses): on a spilled root it streams with a reader of its own, where {@code get(i)}
+   * shares one seeking cursor, which iterators of two sublists read in parallel would keep moving.
+   */
+  @Override
+  public ListIterator<Row> listIterator(int index) {
+    Objects.checkIndex(index, size + 1);
+    int from = index == size ? root.size() : positions()[index];
+    return new ListIterator<>() {
+      private final Iterator<Row> rows = root.listIterator(from);
+      private int at = from;
+      private int next = index;
+
+      @Override
+      public boolean hasNext() {
+        return next < size;
+      }
+
+      @Override
+      public Row next() {
+        if (next >= size) {
+          throw new NoSuchElementException();
+        }
+        int target = positions[next++];
+        while (at < target) {
+          rows.next();
+          at++;
+        }
+        at++;
+        return rows.next();
+      }
+
+      @Override
+      public boolean hasPrevious() {
+        return next > 0;
+      }
+
+      @Override
+      public Row previous() {
+        throw new UnsupportedOperationException("A kept view is read forward only");
+      }
+
+      @Override
+      public int nextIndex() {
+        return next;
+      }
+
+      @Override
+      public int previousIndex() {
+        return next - 1;
+      }
+
+      @Override
+      public void remove() {
+        throw new UnsupportedOperationException("A batch is immutable");
+      }
+
+      @Override
+      public void set(Row row) {
+        throw new UnsupportedOperationException("A batch is immutable");
+      }
+
+      @Override
+      public void add(Row row) {
+        throw new UnsupportedOperationException("A batch is immutable");
+      }
+    };
   }
 
   @Override
