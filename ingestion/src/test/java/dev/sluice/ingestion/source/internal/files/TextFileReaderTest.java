@@ -52,6 +52,29 @@ class TextFileReaderTest {
   }
 
   @Test
+  void lineEndsAndNonAsciiBytesAreFoundAtEveryOffsetWithinAWordOfEightBytes() {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    for (int length = 0; length < 20; length++) {
+      for (int accent = -1; accent < length; accent++) {
+        StringBuilder value = new StringBuilder();
+        for (int i = 0; i < length; i++) {
+          value.append(i == accent ? '\u00e9' : (char) ('a' + i));
+        }
+        out.writeBytes(("{\"s\":\"" + value + "\"}" + (accent % 3 == 0 ? "\r\n" : "\n"))
+            .getBytes(StandardCharsets.UTF_8));
+      }
+    }
+    out.writeBytes("{\"s\":\"x\"}".getBytes(StandardCharsets.UTF_8));
+    byte[] content = out.toByteArray();
+
+    Result bytes = read(content, false, false);
+    Result text = read(content, false, true);
+
+    assertThat(bytes.rows).hasSize(20 * 21 / 2 + 1).isEqualTo(text.rows);
+    assertThat(bytes.counters).isEqualTo(text.counters);
+  }
+
+  @Test
   void theBytePathTakesCleanLinesAndLeavesTheOthers() {
     List<String> parsedAsText = new ArrayList<>();
     JsonLineParser json = new JsonLineParser(JsonFastPathTest.SCHEMA);
