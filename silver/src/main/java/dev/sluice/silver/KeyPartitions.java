@@ -99,13 +99,19 @@ final class KeyPartitions {
     return count;
   }
 
-  /** Partition {@code p}'s rows, each with its batch position (a long) as the last column. */
-  Iterable<Row> rows(int p) {
+  /**
+   * Partition {@code p}'s rows, each with its batch position (a long) as the last column, of which only
+   * {@code columns} (positions in the batch's schema; null: all) are sure to hold their values: the others may read
+   * null, and a spilled batch then decodes only those.
+   */
+  Iterable<Row> rows(int p, int[] columns) {
     if (parts != null) {
-      return parts.get(p).rows();
+      Batch part = parts.get(p);
+      return columns == null ? part.rows() : part.project(withPosition(columns, batch.schema().size()));
     }
+    Iterable<Row> source = columns == null ? batch.rows() : batch.project(columns);
     return () -> new Iterator<>() {
-      private final Iterator<Row> it = batch.iterator();
+      private final Iterator<Row> it = source.iterator();
       private final int width = batch.schema().size();
       private int position = -1;
       private Row next = advance();
@@ -138,6 +144,12 @@ final class KeyPartitions {
         return r;
       }
     };
+  }
+
+  private static int[] withPosition(int[] columns, int position) {
+    int[] out = Arrays.copyOf(columns, columns.length + 1);
+    out[columns.length] = position;
+    return out;
   }
 
   /** The least value of each key column over the batch, for several partitions (null: the values don't order). */

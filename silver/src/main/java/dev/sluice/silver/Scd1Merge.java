@@ -61,10 +61,12 @@ final class Scd1Merge implements MergeStrategy {
     Snapshot snapshot = table.exists() ? table.latestSnapshot() : null;
     int[] keys = SilverSchemas.positions(stage, config.keys());
     KeyPartitions parts = KeyPartitions.of(batch, keys);
+    int[] changeColumns = changeColumns(stage);
     Decisions decided = new Decisions(batch.size());
     Current existing = new Current(stage, snapshot, parts);
     for (int p = 0; p < parts.count(); p++) {
-      Map<List<Object>, Change> winners = Change.latestPerKey(changes(parts.rows(p), stage, context), ledger);
+      Map<List<Object>, Change> winners = Change.latestPerKey(changes(parts.rows(p, changeColumns), stage, context),
+          ledger);
       Map<List<Object>, TreeSet<Object>> deleted = config.sequenceBy().isPresent()
           ? tombstones.read(stage, winners.keySet(), batchTime, appId, batchId) : Map.of();
       Map<List<Object>, Row> current = existing.of(p, winners.keySet());
@@ -72,10 +74,31 @@ final class Scd1Merge implements MergeStrategy {
         decide(c, deleted.get(c.key()), current.get(c.key()), existing, decided, ledger);
       }
     }
+    decided.readWholeRows(batch);
     existing.settleTies(decided, ledger);
     ledger.into(metrics);
     tombstones.record(stage, decided.tombstones, batchTime, appId, batchId);
     return commit(batch, snapshot, decided, existing, appId, batchId, metrics);
+  }
+
+  /**
+   * The columns a change is decided on: the keys, the sequence and what {@code delete_when} reads. The winners'
+   * whole rows are read later, by position, for those that reach the MERGE (inserts are read from the batch again
+   * anyway), so a pass over a spilled batch's partition decodes these alone and the changes held are small. Without
+   * {@code sequence_by}, null: whole rows, since a winner is then compared with the table's whole row.
+   */
+  private int[] changeColumns(StructType stage) {
+    if (config.sequenceBy().isEmpty()) {
+      return null;
+    }
+    java.util.SortedSet<Integer> columns = new TreeSet<>();
+    for (int k : SilverSchemas.positions(stage, config.keys())) {
+      columns.add(k);
+    }
+    columns.add(stage.indexOf(config.sequenceBy().get()));
+    config.deleteWhen().ifPresent(sql -> Expressions.bindPredicate(sql, stage).referencedColumns()
+        .forEach(c -> columns.add(stage.indexOf(c))));
+    return columns.stream().mapToInt(Integer::intValue).toArray();
   }
 
   /** A partition's rows (with their batch position last) as changes, in arrival order. */
@@ -111,9 +134,11 @@ final class Scd1Merge implements MergeStrategy {
       }
     } else if (c.delete()) {
       ledger.written++;
-      decided.match(c.row(), true);
+      decided.matches.set(position(c.row()));
+      decided.deletes.set(position(c.row()));
     } else if (existing.tie(c, current)) {
       existing.ties.add(c);
+      decided.ties.set(position(c.row()));
     } else {
       decided.written(c, current, existing, ledger);
     }
@@ -129,35 +154,55 @@ final class Scd1Merge implements MergeStrategy {
   }
 
   /**
-   * What the batch does to the table: inserts (by batch position: they are read from the batch again, in its order,
-   * when written) and the rows that match a table row (updates and deletes, held for the MERGE's key index).
+   * What the batch does to the table, by batch position: inserts (read from the batch again, in its order, when
+   * written), the rows that match a table row (updates and deletes, held whole for the MERGE's key index once
+   * {@link #readWholeRows} read them) and the ties on the sequence (settled on their whole rows).
    */
   private static final class Decisions {
     final BitSet inserts;
+    final BitSet matches;
+    final BitSet deletes;
+    final BitSet ties;
     final List<Row> matched = new ArrayList<>();
-    final Set<Row> deletes = Collections.newSetFromMap(new IdentityHashMap<>());
+    final Set<Row> deleted = Collections.newSetFromMap(new IdentityHashMap<>());
+    final Map<Integer, Row> tied = new HashMap<>();
     final Map<List<Object>, Object> tombstones = new LinkedHashMap<>();
 
     Decisions(int rows) {
       this.inserts = new BitSet(rows);
-    }
-
-    void match(Row withPosition, boolean delete) {
-      Row row = strip(withPosition);
-      matched.add(row);
-      if (delete) {
-        deletes.add(row);
-      }
+      this.matches = new BitSet(rows);
+      this.deletes = new BitSet(rows);
+      this.ties = new BitSet(rows);
     }
 
     /** An upsert of a key the table holds: written unless the table already holds exactly this row. */
     void written(Change c, Row whole, Current existing, MergeLedger ledger) {
-      Row row = strip(c.row());
-      if (existing.sameRow(row, whole)) {
+      if (existing.sameRow(strip(c.row()), whole)) {
         ledger.unchanged++;
       } else {
         ledger.written++;
-        matched.add(row);
+        matches.set(position(c.row()));
+      }
+    }
+
+    /** One pass over the batch for the whole rows of the matches and ties (none when there are none). */
+    void readWholeRows(Batch batch) {
+      if (matches.isEmpty() && ties.isEmpty()) {
+        return;
+      }
+      int last = Math.max(matches.length(), ties.length());
+      int position = 0;
+      for (java.util.Iterator<Row> rows = batch.iterator(); position < last; position++) {
+        Row row = rows.next();
+        if (matches.get(position)) {
+          matched.add(row);
+          if (deletes.get(position)) {
+            deleted.add(row);
+          }
+        }
+        if (ties.get(position)) {
+          tied.put(position, row);
+        }
       }
     }
   }
@@ -272,7 +317,7 @@ final class Scd1Merge implements MergeStrategy {
       ties.forEach(c -> keys.add(c.key()));
       Map<List<Object>, List<Row>> whole = KeyedRows.read(snapshot, stage, config.keys(), keys);
       for (Change c : ties) {
-        Row row = strip(c.row());
+        Row row = decided.tied.get(position(c.row()));
         List<Row> found = whole.get(c.key());
         if (found != null && Row.equalValues(found.get(0), row)) {
           ledger.unchanged++;
@@ -305,7 +350,7 @@ final class Scd1Merge implements MergeStrategy {
     if (inserts > 0) {
       merge.insertAbsent(snapshot == null ? -1 : snapshot.version(), insertShares(batch, decided.inserts, inserts));
     }
-    Set<Row> deletes = decided.deletes;
+    Set<Row> deletes = decided.deleted;
     MergeCondition isDelete = r -> deletes.contains(r.source());
     return merge.whenMatchedDelete(isDelete, "the newest version is a delete (delete_when)")
         .whenMatchedUpdate(MergeCondition.always(), "the source is the newest version")
