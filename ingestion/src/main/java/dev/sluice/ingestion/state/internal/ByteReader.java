@@ -67,6 +67,13 @@ final class ByteReader {
     return out;
   }
 
+  /** Reads the next {@code n} bytes into the start of {@code into}. */
+  void readFully(byte[] into, int n) throws IOException {
+    require(n);
+    System.arraycopy(buf, pos, into, 0, n);
+    pos += n;
+  }
+
   void skip(int n) throws IOException {
     require(n);
     pos += n;

@@ -154,6 +154,8 @@ public final class RowSpillCodec {
     private final ByteReader in;
     private final boolean[] wanted;
     private final Object[] previous = new Object[fields.length];
+    // Reused: a pass decodes millions of rows, and a new array per row was garbage for the collector.
+    private final byte[] bitmaps = new byte[2 * NullBitmap.bytes(fields.length)];
     private int rows;
 
     private Reader(ByteReader in, boolean[] wanted) {
@@ -168,7 +170,7 @@ public final class RowSpillCodec {
           Arrays.fill(previous, null);
         }
         int n = NullBitmap.bytes(fields.length);
-        byte[] bitmaps = in.readBytes(2 * n);
+        in.readFully(bitmaps, 2 * n);
         Object[] values = new Object[fields.length];
         for (int i = 0; i < fields.length; i++) {
           if (NullBitmap.isNull(bitmaps, i)) {
