@@ -157,6 +157,34 @@ class BatchSpillTest {
   }
 
   @Test
+  void aProjectedPassSkipsColumnsLargerThanTheReadBufferAndAWholePassStillReadsThem() {
+    StructType schema = StructType.of(StructField.of("id", PrimitiveType.LONG),
+        StructField.of("text", PrimitiveType.STRING), StructField.of("at", PrimitiveType.TIMESTAMP));
+    int n = 3_000;
+    Batch.Builder builder = Batch.builder(schema);
+    for (int i = 0; i < n; i++) {
+      builder.add(Row.of((long) i, ("text-" + i + "-").repeat(40), i % 3 == 0 ? null : Instant.ofEpochSecond(i)));
+    }
+    Batch batch = builder.build();
+    assertThat(batch.spilled()).isTrue();
+    long sum = 0;
+    int timestamps = 0;
+    for (Row r : batch.project(0, 2)) {
+      assertThat(r.get(1)).isNull();
+      sum += (Long) r.get(0);
+      timestamps += r.get(2) == null ? 0 : 1;
+    }
+    assertThat(sum).isEqualTo((long) n * (n - 1) / 2);
+    assertThat(timestamps).isEqualTo(n - n / 3);
+    Row last = null;
+    for (Row r : batch.rows()) {
+      last = r;
+    }
+    assertThat(last.get(1)).isEqualTo(("text-" + (n - 1) + "-").repeat(40));
+    assertThat(batch.rows().get(1500).get(1)).isEqualTo("text-1500-".repeat(40));
+  }
+
+  @Test
   void sublistsOfAViewOfASpilledBatchReadInParallelEachGiveTheirRowsInOrder() throws Exception {
     int n = 20_000;
     Batch.Builder builder = Batch.builder(SCHEMA);

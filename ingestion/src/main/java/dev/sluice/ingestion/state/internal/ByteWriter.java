@@ -127,6 +127,11 @@ final class ByteWriter {
     pos += 4;
   }
 
+  /** Overwrites four bytes already written, e.g. a length reserved before what it measures. */
+  void setFixedInt(int at, int v) {
+    INT.set(buf, at, v);
+  }
+
   /** The buffer itself (valid up to {@link #position()} until the next write), for lookups without a copy. */
   byte[] buffer() {
     return buf;

@@ -11,12 +11,14 @@ import java.util.Arrays;
 import java.util.Optional;
 
 /**
- * Rows of one schema as a stream of bytes for batches that spill to local disk: per row a null bitmap, a bitmap
- * of the columns equal to the row before, then the other values in the state files' value encoding. A column that
- * repeats (a bronze row's source file, batch id, ingestion time) is then neither written nor decoded again, and
- * the rows read back share one value object. Rows form blocks of {@code blockRows} that decode on their own (the
- * first row of a block repeats nothing), so a reader may start at any block. Public for
- * {@code ingestion.internal.spill}; not an API.
+ * Rows of one schema as a stream of bytes for batches that spill to local disk, in blocks of {@code blockRows} rows
+ * stored column by column: a block is its row count, then per column its length in bytes, a null bitmap and a bitmap
+ * of the rows equal to the row before for the block's rows, then the other values in the state files' value encoding.
+ * A pass that reads a few columns (most passes over a spilled batch do) skips each other column of a block with one
+ * jump, where a row-major layout parsed every value of every row to get past it. A column that repeats (a bronze row's
+ * source file, batch id, ingestion time) is neither written nor decoded again, and the rows read back share one value
+ * object. Each block decodes on its own (its first row repeats nothing), so a reader may start at any block. Public
+ * for {@code ingestion.internal.spill}; not an API.
  */
 public final class RowSpillCodec {
   private final StructType schema;
@@ -59,7 +61,7 @@ public final class RowSpillCodec {
 
   /**
    * The same, decoding only the columns set in {@code wanted} (the others read null): a pass over a few columns
-   * makes no objects for the rest.
+   * makes no objects for the rest and skips their bytes block by block.
    */
   public Reader reader(InputStream in, boolean[] wanted) {
     if (wanted != null && wanted.length != fields.length) {
@@ -69,72 +71,92 @@ public final class RowSpillCodec {
   }
 
   /** Primitive values only: equal is cheap to test, and a shared immutable object is safe to hand out twice. */
-  private boolean repeats(int i, Object v, Object[] previous) {
-    Object p = previous[i];
+  private boolean repeats(int i, Object v, Object p) {
     return comparable[i] && p != null && (p == v || (p.getClass() == v.getClass() && !(v instanceof byte[])
         && p.equals(v)));
   }
 
-  /** Encodes rows through a buffer of its own; counts the bytes written. */
+  /** Encodes rows a block at a time through a buffer of its own; counts the bytes written. */
   public final class Writer {
     private static final int DRAIN_BYTES = 64 * 1024;
     private final OutputStream out;
     private final ByteWriter buffer = new ByteWriter(DRAIN_BYTES + 4096);
-    private final Object[] previous = new Object[fields.length];
+    private final Row[] block = new Row[blockRows];
+    private int pending;
     private long drained;
-    private int rows;
 
     private Writer(OutputStream out) {
       this.out = out;
     }
 
     /**
-     * @throws IllegalArgumentException naming the column when a value doesn't fit its column's type
+     * Adds a row; a block is encoded once it is full (or at {@link #flush}).
+     *
+     * @throws IllegalArgumentException naming the column when a value doesn't fit its column's type (perhaps of a row
+     *     added before, in the same block)
      */
     public void write(Row row) {
       if (row.size() != fields.length) {
         throw new IllegalArgumentException("A spilled row has " + row.size() + " values but its schema "
             + schema.fieldNames() + " has " + fields.length + " columns");
       }
-      if (rows++ % blockRows == 0) {
-        Arrays.fill(previous, null);
-      }
-      int n = NullBitmap.bytes(fields.length);
-      int nulls = buffer.position();
-      buffer.writeZeros(2 * n);
-      int same = nulls + n;
-      for (int i = 0; i < fields.length; i++) {
-        Object v = row.get(i);
-        if (v == null) {
-          NullBitmap.setNull(buffer, nulls, i);
-        } else if (repeats(i, v, previous)) {
-          NullBitmap.setNull(buffer, same, i);
-        } else {
-          try {
-            fields[i].write(buffer, v);
-          } catch (ClassCastException | NullPointerException e) {
-            throw new IllegalArgumentException("Spilled column '" + schema.field(i).name() + "' has type "
-                + schema.field(i).type() + " but holds a " + v.getClass().getName(), e);
-          }
-        }
-        previous[i] = v;
-      }
-      if (buffer.position() >= DRAIN_BYTES) {
-        drain();
+      block[pending++] = row;
+      if (pending == blockRows) {
+        writeBlock();
       }
     }
 
-    /** Bytes written so far, buffered ones included (the offset of the next row). */
+    /** Bytes written so far (the offset of the next block, when called between blocks). */
     public long position() {
       return drained + buffer.position();
     }
 
     public void flush() {
+      writeBlock();
       drain();
       try {
         out.flush();
       } catch (IOException e) {
         throw new UncheckedIOException("Can't write a batch's spill file: " + e.getMessage(), e);
+      }
+    }
+
+    private void writeBlock() {
+      if (pending == 0) {
+        return;
+      }
+      int rows = pending;
+      buffer.writeVarLong(rows);
+      int n = NullBitmap.bytes(rows);
+      for (int i = 0; i < fields.length; i++) {
+        int length = buffer.position();
+        buffer.writeFixedInt(0);
+        int nulls = buffer.position();
+        buffer.writeZeros(2 * n);
+        int same = nulls + n;
+        Object previous = null;
+        for (int r = 0; r < rows; r++) {
+          Object v = block[r].get(i);
+          if (v == null) {
+            NullBitmap.setNull(buffer, nulls, r);
+          } else if (repeats(i, v, previous)) {
+            NullBitmap.setNull(buffer, same, r);
+          } else {
+            try {
+              fields[i].write(buffer, v);
+            } catch (ClassCastException | NullPointerException e) {
+              throw new IllegalArgumentException("Spilled column '" + schema.field(i).name() + "' has type "
+                  + schema.field(i).type() + " but holds a " + v.getClass().getName(), e);
+            }
+          }
+          previous = v;
+        }
+        buffer.setFixedInt(length, buffer.position() - nulls);
+      }
+      Arrays.fill(block, 0, rows, null);
+      pending = 0;
+      if (buffer.position() >= DRAIN_BYTES) {
+        drain();
       }
     }
 
@@ -149,14 +171,14 @@ public final class RowSpillCodec {
     }
   }
 
-  /** Decodes rows one after the other. */
+  /** Decodes rows one after the other, a block at a time. */
   public final class Reader {
     private final ByteReader in;
     private final boolean[] wanted;
-    private final Object[] previous = new Object[fields.length];
-    // Reused: a pass decodes millions of rows, and a new array per row was garbage for the collector.
-    private final byte[] bitmaps = new byte[2 * NullBitmap.bytes(fields.length)];
+    private byte[] bitmaps = new byte[0];
+    private Object[][] decoded = new Object[0][];
     private int rows;
+    private int next;
 
     private Reader(ByteReader in, boolean[] wanted) {
       this.in = in;
@@ -165,31 +187,48 @@ public final class RowSpillCodec {
 
     /** The next row; the caller knows how many rows there are. */
     public Row next() {
-      try {
-        if (rows++ % blockRows == 0) {
-          Arrays.fill(previous, null);
+      if (next == rows) {
+        try {
+          readBlock();
+        } catch (IOException e) {
+          throw new UncheckedIOException("Can't read a batch's spill file back: " + e.getMessage(), e);
         }
-        int n = NullBitmap.bytes(fields.length);
+      }
+      Row row = Row.of(decoded[next]);
+      decoded[next++] = null;
+      return row;
+    }
+
+    private void readBlock() throws IOException {
+      rows = (int) in.readVarLong();
+      next = 0;
+      if (decoded.length < rows) {
+        decoded = new Object[rows][];
+      }
+      for (int r = 0; r < rows; r++) {
+        decoded[r] = new Object[fields.length];
+      }
+      int n = NullBitmap.bytes(rows);
+      if (bitmaps.length < 2 * n) {
+        bitmaps = new byte[2 * n];
+      }
+      for (int i = 0; i < fields.length; i++) {
+        int length = in.readFixedInt();
+        if (wanted != null && !wanted[i]) {
+          in.skipBytes(length);
+          continue;
+        }
         in.readFully(bitmaps, 2 * n);
-        Object[] values = new Object[fields.length];
-        for (int i = 0; i < fields.length; i++) {
-          if (NullBitmap.isNull(bitmaps, i)) {
-            continue;
+        ValueCodec codec = fields[i];
+        Object previous = null;
+        for (int r = 0; r < rows; r++) {
+          Object v = null;
+          if (!NullBitmap.isNull(bitmaps, r)) {
+            v = NullBitmap.isNull(bitmaps, n * 8 + r) ? previous : codec.read(in);
           }
-          boolean repeat = NullBitmap.isNull(bitmaps, n * 8 + i);
-          if (wanted != null && !wanted[i]) {
-            if (!repeat) {
-              fields[i].skip(in);
-            }
-          } else {
-            // A wanted column is decoded in every row, so the row before always holds the value it repeats.
-            values[i] = repeat ? previous[i] : fields[i].read(in);
-          }
+          decoded[r][i] = v;
+          previous = v;
         }
-        System.arraycopy(values, 0, previous, 0, values.length);
-        return Row.of(values);
-      } catch (IOException e) {
-        throw new UncheckedIOException("Can't read a batch's spill file back: " + e.getMessage(), e);
       }
     }
   }
