@@ -36,6 +36,9 @@ public final class StaticJoin implements Transform {
   private Map<Object, List<Row>> table;
   /** Whether every static key has one row: a left join then gives one row per input row. */
   private boolean uniqueKeys;
+  /** With unique keys, each key's position in {@link #uniqueRows}. */
+  private Map<Object, Integer> uniqueIndex;
+  private Row[] uniqueRows;
   private long loadedVersion = -1;
   private OptionalLong lastStaticVersion = OptionalLong.empty();
 
@@ -96,12 +99,7 @@ public final class StaticJoin implements Transform {
     EvalContext context = new EvalContext(info.batchTimestamp());
     if (condition == null && spec.type() == JoinType.LEFT_OUTER && uniqueKeys) {
       // A lookup: one output row per input row, so the joined rows are a view (no copy, nothing spilled again).
-      Map<Object, List<Row>> lookup = table;
-      return input.map(schema, (left, position) -> {
-        Object key = leftKeys.hashKeyOf(left);
-        List<Row> right = key == null ? NO_MATCH : lookup.getOrDefault(key, NO_MATCH);
-        return concat(left, right.isEmpty() ? null : right.get(0));
-      });
+      return input.map(schema, new Lookup(uniqueIndex, uniqueRows, input.size()));
     }
     Batch.Builder out = Batch.builder(schema);
     for (Row left : input.rows()) {
@@ -136,8 +134,46 @@ public final class StaticJoin implements Transform {
     }
     table = byKey;
     uniqueKeys = byKey.values().stream().allMatch(rows -> rows.size() == 1);
+    uniqueIndex = new HashMap<>();
+    uniqueRows = new Row[uniqueKeys ? byKey.size() : 0];
+    if (uniqueKeys) {
+      byKey.forEach((key, rows) -> {
+        uniqueRows[uniqueIndex.size()] = rows.get(0);
+        uniqueIndex.put(key, uniqueIndex.size());
+      });
+    }
     loadedVersion = read.version();
     lastStaticVersion = read.version() >= 0 ? OptionalLong.of(read.version()) : OptionalLong.empty();
+  }
+
+  /**
+   * The static row of each input row, found by key on the view's first pass and by position on the later ones (a
+   * stateful aggregation reads its input twice): a hash lookup per row and pass was most of a gold batch's join.
+   * Passes may run at once; two that look the same row up store the same number.
+   */
+  private final class Lookup implements Batch.RowMapper {
+    private final Map<Object, Integer> indexOf;
+    private final Row[] rows;
+    /** Per position: 0 not looked up yet, -1 no match, else the static row's index plus one. */
+    private final int[] found;
+
+    Lookup(Map<Object, Integer> indexOf, Row[] rows, int inputRows) {
+      this.indexOf = indexOf;
+      this.rows = rows;
+      this.found = new int[inputRows];
+    }
+
+    @Override
+    public Row map(Row left, int position) {
+      int at = found[position];
+      if (at == 0) {
+        Object key = leftKeys.hashKeyOf(left);
+        Integer index = key == null ? null : indexOf.get(key);
+        at = index == null ? -1 : index + 1;
+        found[position] = at;
+      }
+      return concat(left, at < 0 ? null : rows[at - 1]);
+    }
   }
 
   /** The joined row as a view of both sides: nothing is copied (null {@code right}: a left row without match). */

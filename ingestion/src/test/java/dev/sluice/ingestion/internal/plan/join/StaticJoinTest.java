@@ -16,6 +16,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.BeforeEach;
@@ -86,6 +87,30 @@ class StaticJoinTest {
         new Object[] {12L, 3, 7.0, null, null, null},
         new Object[] {13L, null, 8.0, null, null, null});
     assertThat(join.schema().fields().subList(3, 6)).allMatch(StructField::nullable);
+  }
+
+  @Test
+  void aLeftJoinOnUniqueKeysGivesTheSameRowsOnEveryPassAndByPosition() {
+    Table unique = Table.forPath(new LocalObjectStore(dir), "silver/unique_customers");
+    unique.create(CUSTOMERS).commit();
+    unique.newAppend().rows(List.of(Row.of(1L, "ann", "gold"), Row.of(2L, "bob", "silver"))).commit();
+    StaticJoin join = StaticJoinSpec.on(JoinType.LEFT_OUTER, StaticSide.delta(unique), List.of("customer_id"),
+        List.of("id")).bind(ORDERS);
+    Batch out = join.apply(new Batch(ORDERS, List.of(r(10L, 1, 5.0), r(11L, 3, 6.0), r(12L, 2, 7.0),
+        r(13L, null, 8.0), r(14L, 1, 9.0))), Transform.BatchInfo.of(0, Instant.EPOCH));
+
+    List<Object[]> first = new ArrayList<>();
+    out.iterator().forEachRemaining(row -> first.add(row.toArray()));
+    List<Object[]> second = new ArrayList<>();
+    out.iterator().forEachRemaining(row -> second.add(row.toArray()));
+    assertThat(first).containsExactly(
+        new Object[] {10L, 1, 5.0, 1L, "ann", "gold"},
+        new Object[] {11L, 3, 6.0, null, null, null},
+        new Object[] {12L, 2, 7.0, 2L, "bob", "silver"},
+        new Object[] {13L, null, 8.0, null, null, null},
+        new Object[] {14L, 1, 9.0, 1L, "ann", "gold"});
+    assertThat(second).containsExactlyElementsOf(first);
+    assertThat(out.rows().get(2).toArray()).isEqualTo(first.get(2));
   }
 
   @Test
