@@ -52,6 +52,15 @@ class BatchSpillTest {
         Row.of(i * 0.5), new byte[] {(byte) i, 1, 2});
   }
 
+  /** Rows {@code row(0..n)} through the (spilling) builder. */
+  private static Batch batchOf(int n) {
+    Batch.Builder builder = Batch.builder(SCHEMA);
+    for (int i = 0; i < n; i++) {
+      builder.add(row(i));
+    }
+    return builder.build();
+  }
+
   @Test
   void repeatedValuesAcrossRowsBlocksAndNullsReadBackEqualFromAnyStart() {
     int n = 5_000;
@@ -124,11 +133,7 @@ class BatchSpillTest {
   @Test
   void keepingRowsOfASpilledBatchIsAViewInOrderAndAViewOfAViewKeepsTheIntersection() throws Exception {
     int n = 10_000;
-    Batch.Builder builder = Batch.builder(SCHEMA);
-    for (int i = 0; i < n; i++) {
-      builder.add(row(i));
-    }
-    Batch batch = builder.build();
+    Batch batch = batchOf(n);
     java.util.BitSet even = new java.util.BitSet(n);
     for (int i = 0; i < n; i += 2) {
       even.set(i);
@@ -187,11 +192,7 @@ class BatchSpillTest {
   @Test
   void sublistsOfAViewOfASpilledBatchReadInParallelEachGiveTheirRowsInOrder() throws Exception {
     int n = 20_000;
-    Batch.Builder builder = Batch.builder(SCHEMA);
-    for (int i = 0; i < n; i++) {
-      builder.add(row(i));
-    }
-    Batch batch = builder.build();
+    Batch batch = batchOf(n);
     java.util.BitSet notFifth = new java.util.BitSet(n);
     for (int i = 0; i < n; i++) {
       if (i % 5 != 0) {

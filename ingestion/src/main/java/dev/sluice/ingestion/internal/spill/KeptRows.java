@@ -89,7 +89,7 @@ public final class KeptRows extends AbstractList<Row> implements BatchRows {
   public ListIterator<Row> listIterator(int index) {
     Objects.checkIndex(index, size + 1);
     int from = index == size ? root.size() : positions()[index];
-    return new ListIterator<>() {
+    return new ForwardRowIterator() {
       private final Iterator<Row> rows = root.listIterator(from);
       private int at = from;
       private int next = index;
@@ -114,38 +114,8 @@ public final class KeptRows extends AbstractList<Row> implements BatchRows {
       }
 
       @Override
-      public boolean hasPrevious() {
-        return next > 0;
-      }
-
-      @Override
-      public Row previous() {
-        throw new UnsupportedOperationException("A kept view is read forward only");
-      }
-
-      @Override
       public int nextIndex() {
         return next;
-      }
-
-      @Override
-      public int previousIndex() {
-        return next - 1;
-      }
-
-      @Override
-      public void remove() {
-        throw new UnsupportedOperationException("A batch is immutable");
-      }
-
-      @Override
-      public void set(Row row) {
-        throw new UnsupportedOperationException("A batch is immutable");
-      }
-
-      @Override
-      public void add(Row row) {
-        throw new UnsupportedOperationException("A batch is immutable");
       }
     };
   }

@@ -73,7 +73,7 @@ final class SpilledRows extends AbstractList<Row> implements BatchRows {
 
   private ListIterator<Row> listIterator(int index, boolean[] wanted) {
     java.util.Objects.checkIndex(index, size + 1);
-    return new ListIterator<>() {
+    return new ForwardRowIterator() {
       private final Cursor reader = index == size ? null : new Cursor(index / BLOCK * BLOCK, wanted);
       private int next = reader == null ? index : reader.skipTo(index);
       // Started once a block was read: a pass is under way, not a peek at the first rows.
@@ -81,38 +81,8 @@ final class SpilledRows extends AbstractList<Row> implements BatchRows {
       private ReadAhead ahead;
 
       @Override
-      public boolean hasPrevious() {
-        return next > 0;
-      }
-
-      @Override
-      public Row previous() {
-        throw new UnsupportedOperationException("A spilled batch is read forward only");
-      }
-
-      @Override
       public int nextIndex() {
         return next;
-      }
-
-      @Override
-      public int previousIndex() {
-        return next - 1;
-      }
-
-      @Override
-      public void remove() {
-        throw new UnsupportedOperationException("A batch is immutable");
-      }
-
-      @Override
-      public void set(Row row) {
-        throw new UnsupportedOperationException("A batch is immutable");
-      }
-
-      @Override
-      public void add(Row row) {
-        throw new UnsupportedOperationException("A batch is immutable");
       }
 
       @Override
