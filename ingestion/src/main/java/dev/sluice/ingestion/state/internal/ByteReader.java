@@ -75,17 +75,12 @@ final class ByteReader {
   }
 
   /** Moves past {@code n} bytes, reading through the buffer rather than growing it to hold them. */
-  void skipBytes(int n) throws IOException {
+  void skip(int n) throws IOException {
     while (n > limit - pos) {
       n -= limit - pos;
       pos = limit;
       require(1);
     }
-    pos += n;
-  }
-
-  void skip(int n) throws IOException {
-    require(n);
     pos += n;
   }
 

@@ -215,7 +215,7 @@ public final class RowSpillCodec {
       for (int i = 0; i < fields.length; i++) {
         int length = in.readFixedInt();
         if (wanted != null && !wanted[i]) {
-          in.skipBytes(length);
+          in.skip(length);
           continue;
         }
         in.readFully(bitmaps, 2 * n);

@@ -36,7 +36,7 @@ public final class StaticJoin implements Transform {
   private Map<Object, List<Row>> table;
   /** Whether every static key has one row: a left join then gives one row per input row. */
   private boolean uniqueKeys;
-  /** With unique keys, each key's position in {@link #uniqueRows}. */
+  /** With unique keys, each key's position in {@link #uniqueRows}; null otherwise. */
   private Map<Object, Integer> uniqueIndex;
   private Row[] uniqueRows;
   private long loadedVersion = -1;
@@ -134,8 +134,8 @@ public final class StaticJoin implements Transform {
     }
     table = byKey;
     uniqueKeys = byKey.values().stream().allMatch(rows -> rows.size() == 1);
-    uniqueIndex = new HashMap<>();
-    uniqueRows = new Row[uniqueKeys ? byKey.size() : 0];
+    uniqueIndex = uniqueKeys ? new HashMap<>() : null;
+    uniqueRows = uniqueKeys ? new Row[byKey.size()] : null;
     if (uniqueKeys) {
       byKey.forEach((key, rows) -> {
         uniqueRows[uniqueIndex.size()] = rows.get(0);
