@@ -21,6 +21,8 @@ import java.util.Set;
 final class CompilerRestart {
   static final String STARTED_PROPERTY = "sluice.compiler.started";
   static final String PARENT_PROPERTY = "sluice.compiler.parent";
+  /** Set in a JVM restarted with {@link ShortRunCompiler#MEDIUM_RUN_OPTIONS}, for the run report. */
+  static final String MEDIUM_PROPERTY = "sluice.compiler.medium";
   private static final Set<String> QUICK_START_OPTIONS =
       Set.of("-XX:TieredStopAtLevel=1", "-D" + STARTED_PROPERTY + "=quick");
   private static final long PARENT_POLL_MS = 100;
@@ -39,19 +41,37 @@ final class CompilerRestart {
     return "quick".equals(System.getProperty(STARTED_PROPERTY));
   }
 
+  /** Whether this JVM was restarted with {@link ShortRunCompiler#MEDIUM_RUN_OPTIONS}. */
+  static boolean restartedMedium() {
+    return Boolean.getBoolean(MEDIUM_PROPERTY);
+  }
+
   /**
-   * Runs this command again in a JVM with the full compiler, standard input and output shared, and returns its exit
-   * code. A SIGTERM or Ctrl-C of this process is passed on and waited for.
+   * The restarted JVM's options: {@code extra} first, so that an option this JVM was started with (SLUICE_JAVA_OPTS)
+   * comes later and wins, then this JVM's own options without the C1-only start.
    */
-  static int runWithFullCompiler() {
+  static List<String> jvmOptions(List<String> inputArguments, List<String> extra) {
+    List<String> out = new ArrayList<>(extra);
+    if (!extra.isEmpty()) {
+      out.add("-D" + MEDIUM_PROPERTY + "=true");
+    }
+    for (String option : inputArguments) {
+      if (!QUICK_START_OPTIONS.contains(option)) {
+        out.add(option);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Runs this command again in a JVM with the full compiler (and {@code extra} HotSpot options), standard input and
+   * output shared, and returns its exit code. A SIGTERM or Ctrl-C of this process is passed on and waited for.
+   */
+  static int runWithFullCompiler(List<String> extra) {
     List<String> command = new ArrayList<>();
     command.add(ProcessHandle.current().info().command()
         .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-    for (String option : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-      if (!QUICK_START_OPTIONS.contains(option)) {
-        command.add(option);
-      }
-    }
+    command.addAll(jvmOptions(ManagementFactory.getRuntimeMXBean().getInputArguments(), extra));
     command.add("-D" + ShortRunCompiler.PROPERTY + "=full");
     command.add("-D" + PARENT_PROPERTY + "=" + ProcessHandle.current().pid());
     command.add("-cp");

@@ -64,8 +64,10 @@ final class RunCommand implements Callable<Integer> {
         // C1 only already: a run that is not short must not stay so, and nothing has run yet. Closed first, so that a
         // SIGTERM passed on to the second JVM is not also announced here by this one's stop hook.
         if (!finite || !ShortRunCompiler.wantsQuick(compilerMode, selected, runs::backlog)) {
+          boolean medium = finite && compilerMode == ShortRunCompiler.Mode.AUTO
+              && ShortRunCompiler.isMedium(selected, runs::backlog);
           runs.close();
-          return CompilerRestart.runWithFullCompiler();
+          return CompilerRestart.runWithFullCompiler(medium ? ShortRunCompiler.MEDIUM_RUN_OPTIONS : List.of());
         }
         quick = java.util.concurrent.CompletableFuture.completedFuture(true);
       } else if (finite) {
@@ -76,7 +78,7 @@ final class RunCommand implements Callable<Integer> {
       }
       try (RunReport report = RunReport.open(reportJson, runs.session(), selected)) {
         outcomes = availableNow ? runs.runAvailableNow(selected) : runs.runConfigured(selected);
-        report.compiler(quick.join() ? "quick" : "full");
+        report.compiler(quick.join() ? "quick" : CompilerRestart.restartedMedium() ? "medium" : "full");
         report.finish(outcomes);
       }
     }

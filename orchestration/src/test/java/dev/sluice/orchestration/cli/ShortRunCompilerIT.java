@@ -93,7 +93,25 @@ class ShortRunCompilerIT {
         big.setLength(ShortRunCompiler.MAX_FILE_BYTES + (1 << 20));
       }
       assertThat(ShortRunCompiler.isShort(session, small, small.pipelines())).isFalse();
+      java.util.function.Function<dev.sluice.config.PipelineConfig, Backlog> backlogs =
+          p -> Backlog.of(session, small, p);
+      assertThat(ShortRunCompiler.isMedium(small.pipelines(), backlogs)).as("65 MB: a medium run").isTrue();
+      try (RandomAccessFile big = new RandomAccessFile(input.resolve("big.jsonl").toFile(), "rw")) {
+        big.setLength(ShortRunCompiler.MAX_MEDIUM_FILE_BYTES + (1 << 20));
+      }
+      assertThat(ShortRunCompiler.isMedium(small.pipelines(), backlogs)).as("513 MB: a long run").isFalse();
     }
+  }
+
+  @Test
+  void aMediumRunsOptionsComeBeforeTheUsersSoTheUsersWin() {
+    List<String> options = CompilerRestart.jvmOptions(
+        List.of("-XX:TieredStopAtLevel=1", "-Dsluice.compiler.started=quick", "-Xmx1g", "-XX:FreqInlineSize=325"),
+        ShortRunCompiler.MEDIUM_RUN_OPTIONS);
+    assertThat(options).startsWith(ShortRunCompiler.MEDIUM_RUN_OPTIONS.toArray(String[]::new))
+        .contains("-Dsluice.compiler.medium=true").doesNotContain("-XX:TieredStopAtLevel=1")
+        .endsWith("-Xmx1g", "-XX:FreqInlineSize=325");
+    assertThat(CompilerRestart.jvmOptions(List.of("-Xmx1g"), List.of())).containsExactly("-Xmx1g");
   }
 
   @Test
