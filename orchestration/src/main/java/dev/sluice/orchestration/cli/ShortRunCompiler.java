@@ -36,8 +36,8 @@ final class ShortRunCompiler {
    * HotSpot options of a medium run's JVM: C2 compiles a method later (Tier4 thresholds three times the defaults) and
    * inlines less (FreqInlineSize 100, InlineSmallCode 1000). A run of a few hundred MB lasts ~15 s on two cores, and
    * the optimising compiler took 8-10 s of its ~25 s of CPU, 654 of its 1,701 compilations recompiling; with these
-   * the 2 M-event medallion took 13.2 s instead of 14.9 s (median of 6 alternated runs each, 2026-12-05) and ~15 % less
-   * CPU. A long run keeps the defaults: the less inlined code was slower over 20 M events (README, Performance).
+   * the 2 M-event medallion took 13.2 s instead of 14.5 s (medians of 8 and 5 alternated runs, 2026-12-05) and ~15 %
+   * less CPU. A long run keeps the defaults: the less inlined code was slower over 20 M events (README, Performance).
    */
   static final List<String> MEDIUM_RUN_OPTIONS = List.of("-XX:FreqInlineSize=100", "-XX:InlineSmallCode=1000",
       "-XX:Tier4InvocationThreshold=15000", "-XX:Tier4MinInvocationThreshold=1800",
