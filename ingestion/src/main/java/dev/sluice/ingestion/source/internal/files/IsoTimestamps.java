@@ -19,27 +19,35 @@ final class IsoTimestamps {
 
   /** The instant at microsecond precision (finer digits dropped), or null when the text has another shape. */
   static Instant parse(String s) {
-    int n = s.length();
-    if (n < 19 || s.charAt(4) != '-' || s.charAt(7) != '-' || !isSeparator(s.charAt(10)) || s.charAt(13) != ':'
-        || s.charAt(16) != ':') {
+    return parse(s.toCharArray(), 0, s.length());
+  }
+
+  /**
+   * The same for the {@code n} chars of {@code c} from {@code at}: the JSON reader passes the parser's own buffer,
+   * so no {@code String} is made for a timestamp.
+   */
+  static Instant parse(char[] c, int at, int n) {
+    if (n < 19 || c[at + 4] != '-' || c[at + 7] != '-' || !isSeparator(c[at + 10]) || c[at + 13] != ':'
+        || c[at + 16] != ':') {
       return null;
     }
-    int year = digits(s, 0, 4);
-    int month = digits(s, 5, 7);
-    int day = digits(s, 8, 10);
-    int hour = digits(s, 11, 13);
-    int minute = digits(s, 14, 16);
-    int second = digits(s, 17, 19);
+    int year = digits(c, at, at + 4);
+    int month = digits(c, at + 5, at + 7);
+    int day = digits(c, at + 8, at + 10);
+    int hour = digits(c, at + 11, at + 13);
+    int minute = digits(c, at + 14, at + 16);
+    int second = digits(c, at + 17, at + 19);
     if (year < 1 || month < 1 || month > 12 || day < 1 || day > lengthOfMonth(year, month) || hour < 0 || hour > 23
         || minute < 0 || minute > 59 || second < 0 || second > 59) {
       return null; // also when a part is not all digits (negative)
     }
-    int i = 19;
+    int end = at + n;
+    int i = at + 19;
     int nanos = 0;
-    if (i < n && s.charAt(i) == '.') {
+    if (i < end && c[i] == '.') {
       int start = ++i;
-      while (i < n && i - start < 10 && isDigit(s.charAt(i))) {
-        nanos = nanos * 10 + (s.charAt(i) - '0');
+      while (i < end && i - start < 10 && isDigit(c[i])) {
+        nanos = nanos * 10 + (c[i] - '0');
         i++;
       }
       int count = i - start;
@@ -50,7 +58,7 @@ final class IsoTimestamps {
         nanos *= 10;
       }
     }
-    int offset = offsetSeconds(s, i);
+    int offset = offsetSeconds(c, i, end);
     if (offset == Integer.MIN_VALUE) {
       return null;
     }
@@ -58,17 +66,16 @@ final class IsoTimestamps {
     return Instant.ofEpochSecond(seconds, nanos - nanos % 1000);
   }
 
-  /** The offset from {@code i} to the end: none or {@code Z} is 0; Integer.MIN_VALUE when it isn't one of ours. */
-  private static int offsetSeconds(String s, int i) {
-    int n = s.length();
-    if (i == n) {
+  /** The offset from {@code i} to {@code end}: none or {@code Z} is 0; Integer.MIN_VALUE when it isn't one of ours. */
+  private static int offsetSeconds(char[] s, int i, int end) {
+    if (i == end) {
       return 0;
     }
-    char c = s.charAt(i);
-    if ((c == 'Z' || c == 'z') && i + 1 == n) {
+    char c = s[i];
+    if ((c == 'Z' || c == 'z') && i + 1 == end) {
       return 0;
     }
-    if ((c != '+' && c != '-') || n - i != 6 || s.charAt(i + 3) != ':') {
+    if ((c != '+' && c != '-') || end - i != 6 || s[i + 3] != ':') {
       return Integer.MIN_VALUE;
     }
     int hours = digits(s, i + 1, i + 3);
@@ -92,10 +99,10 @@ final class IsoTimestamps {
   }
 
   /** The number of ASCII digits in [from, to), or -1 if any is not one. */
-  private static int digits(String s, int from, int to) {
+  private static int digits(char[] s, int from, int to) {
     int v = 0;
     for (int i = from; i < to; i++) {
-      char c = s.charAt(i);
+      char c = s[i];
       if (!isDigit(c)) {
         return -1;
       }

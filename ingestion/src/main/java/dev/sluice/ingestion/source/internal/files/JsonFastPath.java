@@ -8,6 +8,8 @@ import dev.sluice.table.types.DecimalType;
 import dev.sluice.table.types.PrimitiveType;
 import dev.sluice.table.types.StructType;
 import java.io.IOException;
+import java.math.BigDecimal;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -40,6 +42,12 @@ final class JsonFastPath {
   private final int[] kinds;
   private final boolean usable;
   private final long[] seen;
+  /** The field names of the last object in their order, and their columns: lines of a file repeat one order. */
+  private final String[] lastOrder;
+  private final int[] lastOrderAt;
+  /** The last timestamp text read and its value: consecutive lines and columns often repeat one. */
+  private char[] lastTimestamp = new char[0];
+  private Instant lastInstant;
   private JsonParser shared;
   private byte[] sharedBytes;
   /** What to add to the shared parser's offsets to get offsets in {@code sharedBytes}. */
@@ -53,6 +61,8 @@ final class JsonFastPath {
     this.schema = schema;
     this.kinds = new int[schema.size()];
     this.seen = new long[(schema.size() + 63) / 64];
+    this.lastOrder = new String[schema.size()];
+    this.lastOrderAt = new int[schema.size()];
     boolean ok = true;
     for (int i = 0; i < schema.size(); i++) {
       index.put(schema.field(i).name(), i);
@@ -196,9 +206,10 @@ final class JsonFastPath {
     Object[] values = new Object[schema.size()];
     try {
       String name;
+      int position = 0;
       while ((name = p.nextFieldName()) != null) {
-        Integer at = index.get(name);
-        if (at == null || !firstTime(at)) {
+        int at = columnOf(name, position++);
+        if (at < 0 || !firstTime(at)) {
           return null;
         }
         JsonToken token = p.nextToken();
@@ -216,6 +227,22 @@ final class JsonFastPath {
     }
   }
 
+  /** The column of the field at {@code position} in its object, or -1 when the schema has none of that name. */
+  private int columnOf(String name, int position) {
+    if (position < lastOrder.length && name.equals(lastOrder[position])) {
+      return lastOrderAt[position];
+    }
+    Integer at = index.get(name);
+    if (at == null) {
+      return -1;
+    }
+    if (position < lastOrder.length) {
+      lastOrder[position] = name;
+      lastOrderAt[position] = at;
+    }
+    return at;
+  }
+
   private boolean firstTime(int i) {
     long bit = 1L << (i & 63);
     if ((seen[i >> 6] & bit) != 0) {
@@ -231,15 +258,15 @@ final class JsonFastPath {
     if (token == JsonToken.VALUE_STRING) {
       return switch (kind) {
         case STRING -> p.getText();
-        case TIMESTAMP, DECIMAL, DOUBLE, FLOAT, OTHER_TEXT ->
+        case TIMESTAMP -> timestamp(p, at);
+        case DECIMAL, DOUBLE, FLOAT, OTHER_TEXT ->
             TextValues.parse(p.getText(), schema.field(at).type(), schema.field(at).name());
         default -> null;
       };
     }
     if (token == JsonToken.VALUE_NUMBER_FLOAT) {
       return switch (kind) {
-        case DECIMAL -> TextValues.decimal(p.getDecimalValue(), (DecimalType) schema.field(at).type(),
-            schema.field(at).name());
+        case DECIMAL -> decimal(p, at);
         case DOUBLE -> p.getDecimalValue().doubleValue();
         case FLOAT -> p.getDecimalValue().floatValue();
         default -> null;
@@ -252,6 +279,32 @@ final class JsonFastPath {
       return token == JsonToken.VALUE_TRUE;
     }
     return null;
+  }
+
+  /** A timestamp string as {@link TextValues#parse} reads it, from the parser's chars when it has the usual shape. */
+  private Object timestamp(JsonParser p, int at) throws IOException, TextValues.BadValue {
+    char[] chars = p.getTextCharacters();
+    int from = p.getTextOffset();
+    int length = p.getTextLength();
+    if (lastInstant != null && java.util.Arrays.equals(chars, from, from + length, lastTimestamp, 0,
+        lastTimestamp.length)) {
+      return lastInstant;
+    }
+    Instant t = IsoTimestamps.parse(chars, from, length);
+    if (t == null || t.isBefore(TextValues.MIN_TIMESTAMP) || t.isAfter(TextValues.MAX_TIMESTAMP)) {
+      return TextValues.parse(p.getText(), schema.field(at).type(), schema.field(at).name());
+    }
+    lastTimestamp = java.util.Arrays.copyOfRange(chars, from, from + length);
+    lastInstant = t;
+    return t;
+  }
+
+  /** A JSON decimal number as {@link TextValues#decimal} reads it, by long arithmetic when it is a plain one. */
+  private Object decimal(JsonParser p, int at) throws IOException, TextValues.BadValue {
+    DecimalType type = (DecimalType) schema.field(at).type();
+    BigDecimal plain = PlainDecimals.parse(p.getTextCharacters(), p.getTextOffset(), p.getTextLength(), type.scale(),
+        type.precision());
+    return plain != null ? plain : TextValues.decimal(p.getDecimalValue(), type, schema.field(at).name());
   }
 
   private Object integral(JsonParser p, int kind, int at) throws IOException, TextValues.BadValue {

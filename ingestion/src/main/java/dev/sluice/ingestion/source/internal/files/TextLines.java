@@ -1,6 +1,9 @@
 package dev.sluice.ingestion.source.internal.files;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
@@ -24,7 +27,36 @@ final class TextLines {
   /** One line: its text, or (when {@code error} is set) {@link #BASE64_PREFIX} and the base64 of its bytes. */
   record Line(String text, String error) {}
 
+  private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final long HIGH_BITS = 0x8080808080808080L;
+  private static final long LOW_BITS = 0x0101010101010101L;
+  private static final long NEWLINES = 0x0A0A0A0A0A0A0A0AL;
+
   private TextLines() {}
+
+  /**
+   * The index of the first {@code \n} at or after {@code from} (or {@code content.length}), as {@code ~index} when a
+   * byte before it is not ASCII. Reads eight bytes a step: a byte-by-byte scan was a tenth of reading bronze lines.
+   */
+  static int lineEnd(byte[] content, int from) {
+    long notAscii = 0;
+    int i = from;
+    for (int last = content.length - Long.BYTES; i <= last; i += Long.BYTES) {
+      long word = (long) LONGS.get(content, i);
+      long x = word ^ NEWLINES;
+      long newline = (x - LOW_BITS) & ~x & HIGH_BITS; // the lowest set bit marks the first '\n' byte
+      if (newline != 0) {
+        long before = (newline & -newline) - 1; // the bits of the bytes before it
+        int end = i + (Long.numberOfTrailingZeros(newline) >>> 3);
+        return (notAscii | (word & before & HIGH_BITS)) == 0 ? end : ~end;
+      }
+      notAscii |= word & HIGH_BITS;
+    }
+    for (; i < content.length && content[i] != '\n'; i++) {
+      notAscii |= content[i] & 0x80;
+    }
+    return notAscii == 0 ? i : ~i;
+  }
 
   static List<Line> of(byte[] content) {
     int start = start(content);

@@ -23,7 +23,8 @@ class JsonFastPathTest {
   static final List<String> LINES = List.of(
       "{\"s\":\"a\",\"t\":\"2023-12-31T23:58:51.220Z\",\"d\":124.69,\"l\":5,\"i\":7}",
       "{\"d\":479.10,\"d2\":1}", "{\"d\":1.000}", "{\"d\":1.005}", "{\"d\":12345678901}", "{\"d\":\"12.5\"}",
-      "{\"d\":0.0}", "{\"d\":-0}", "{\"d\":1e2}", "{\"d\":1E-2}", "{\"d\":99999999.99}", "{\"d\":100000000}",
+      "{\"d\":0.0}", "{\"d\":-0}", "{\"d\":-0.0}", "{\"d\":-12.3}", "{\"d\":999999999.5}",
+      "{\"d\":99999999.995}", "{\"d\":123456789012345678901.5}", "{\"d\":1e2}", "{\"d\":1E-2}", "{\"d\":99999999.99}", "{\"d\":100000000}",
       "{\"l\":9223372036854775807}", "{\"l\":9223372036854775808}", "{\"l\":1.5}", "{\"l\":\"5\"}",
       "{\"i\":2147483648}", "{\"i\":-2147483648}", "{\"sh\":32767}", "{\"sh\":32768}", "{\"b\":-128}", "{\"b\":128}",
       "{\"x\":1}", "{\"x\":1.1}", "{\"x\":\"NaN\"}", "{\"x\":1e400}", "{\"x\":9007199254740993}",
@@ -90,6 +91,34 @@ class JsonFastPathTest {
     assertThat(read.get(1000)[3]).isEqualTo(499L);
     assertThat(read.stream().filter(java.util.Objects::isNull)).hasSize(1);
     assertThat(fast.parsersCreated()).isEqualTo(2);
+  }
+
+  @Test
+  void linesThatRepeatValuesOrChangeTheirFieldOrderReadAsTheTreeReadsThem() {
+    List<String> lines = List.of("{\"s\":\"a\",\"t\":\"2024-01-01T10:00:00Z\",\"d\":1.5}",
+        "{\"s\":\"b\",\"t\":\"2024-01-01T10:00:00Z\",\"d\":1.5}", "{\"d\":2.25,\"s\":\"c\",\"t\":\"2024-01-01T10:00:00Z\"}",
+        "{\"t\":\"2024-01-01T10:00:00.5Z\",\"l\":3}", "{\"t\":\" 2024-01-01T10:00:00.5Z\"}",
+        "{\"t\":\"2024-01-01T10:00:00.5Z\",\"S\":\"x\"}", "{\"t\":\"2024-01-01T10:00:00.5Z\",\"s\":\"x\"}",
+        "{\"t\":\"10000-01-01T00:00:00Z\"}", "{\"s\":\"y\",\"d\":-3}");
+    byte[] bytes = (String.join("\n", lines) + "\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    JsonFastPath fast = new JsonFastPath(JsonLineParser.MAPPER.getFactory(), SCHEMA);
+    JsonLineParser tree = new JsonLineParser(SCHEMA);
+    int from = 0;
+    int taken = 0;
+    for (String line : lines) {
+      Object[] values = fast.read(bytes, from, line.length());
+      from += line.length() + 1;
+      RecordParser.Parsed expected = tree.parseTree(line);
+      if (values != null) {
+        taken++;
+        assertThat(expected.errors()).as(line).isEmpty();
+        assertThat(Row.of(values)).as(line).isEqualTo(Row.of(expected.values()));
+      } else {
+        assertThat(line).as("left to the tree").matches(".*(\"S\"|10000).*");
+      }
+    }
+    fast.release();
+    assertThat(taken).isEqualTo(7); // the padded timestamp too: it is trimmed, as the tree trims it
   }
 
   @Test
