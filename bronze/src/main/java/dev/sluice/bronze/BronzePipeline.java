@@ -65,8 +65,9 @@ public final class BronzePipeline {
     URI quarantineUri = config.tableUri(pipeline.sink().table() + "_quarantine");
     Table table = session.table(tableUri.toString());
     Table quarantine = session.table(quarantineUri.toString());
+    QuarantineMarks marks = new QuarantineMarks();
     BronzeWriter writer = new BronzeWriter(pipeline.name(), table, quarantine, pipeline.sink().partitionBy(),
-        source.schemaEvolution());
+        source.schemaEvolution(), marks);
     String checkpoint = tableUri + "/_checkpoints/" + pipeline.name();
     StreamFrame input;
     IngestedFiles ingested;
@@ -80,7 +81,7 @@ public final class BronzePipeline {
       input = reader(session, pipeline).load(path);
     }
     return input
-        .mapBatches("bronze lineage and ledger", new LineageStep(pipeline.name(), ingested))
+        .mapBatches("bronze lineage and ledger", new LineageStep(pipeline.name(), ingested, marks))
         .writeStream()
         .queryName(pipeline.name())
         .trigger(trigger)
@@ -101,14 +102,14 @@ public final class BronzePipeline {
       return Optional.empty();
     }
     if (pipeline.source().format() == SourceFormat.KAFKA) {
-      return Optional.of(new LineageStep(pipeline.name(), null).outputSchema(KafkaValues.schema(kafkaData(pipeline))));
+      return Optional.of(new LineageStep(pipeline.name()).outputSchema(KafkaValues.schema(kafkaData(pipeline))));
     }
     StructType read = SourceSchemas.of(pipeline.name(), pipeline.source().schema());
     for (String added : List.of(BronzeColumns.RESCUED, BronzeColumns.SOURCE, BronzeColumns.CORRUPT_RECORD,
         BronzeColumns.CORRUPT_ERROR)) {
       read = read.add(added, PrimitiveType.STRING);
     }
-    return Optional.of(new LineageStep(pipeline.name(), null).outputSchema(read));
+    return Optional.of(new LineageStep(pipeline.name()).outputSchema(read));
   }
 
   /** The Kafka records of the pipeline's topics, their values parsed into the declared columns. */

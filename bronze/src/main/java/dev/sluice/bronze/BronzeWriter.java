@@ -28,14 +28,18 @@ final class BronzeWriter implements BatchFunction {
   private final List<String> partitionBy;
   private final SchemaEvolution policy;
   private final BronzeRows shaper;
+  private final QuarantineMarks marks;
 
-  BronzeWriter(String pipeline, Table table, Table quarantine, List<String> partitionBy, SchemaEvolution policy) {
+  /** @param marks where the lineage step leaves each batch's quarantined rows (see {@link QuarantineMarks}) */
+  BronzeWriter(String pipeline, Table table, Table quarantine, List<String> partitionBy, SchemaEvolution policy,
+      QuarantineMarks marks) {
     this.pipeline = pipeline;
     this.table = table;
     this.quarantine = quarantine;
     this.partitionBy = List.copyOf(partitionBy);
     this.policy = policy;
     this.shaper = new BronzeRows(pipeline, policy, table.uri().toString());
+    this.marks = marks;
   }
 
   @Override
@@ -48,18 +52,30 @@ final class BronzeWriter implements BatchFunction {
     long batchId = context.batchId();
     StructType in = batch.schema();
     int error = in.indexOf(BronzeColumns.CORRUPT_ERROR);
-    BitSet kept = new BitSet(batch.size());
     List<Row> bad = new ArrayList<>();
-    int i = 0;
-    for (Row r : batch.rows()) {
-      if (r.isNullAt(error)) {
-        kept.set(i);
-      } else {
-        bad.add(r);
+    Batch goodRows = batch;
+    BitSet quarantined = marks.take(batchId, batch.size());
+    if (quarantined == null) {
+      BitSet kept = new BitSet(batch.size());
+      int i = 0;
+      for (Row r : batch.rows()) {
+        if (r.isNullAt(error)) {
+          kept.set(i);
+        } else {
+          bad.add(r);
+        }
+        i++;
       }
-      i++;
+      goodRows = batch.keep(kept); // a view: the shaped rows are the only ones collected
+    } else if (!quarantined.isEmpty()) {
+      for (int p = quarantined.nextSetBit(0); p >= 0; p = quarantined.nextSetBit(p + 1)) {
+        bad.add(batch.rows().get(p));
+      }
+      BitSet kept = new BitSet(batch.size());
+      kept.set(0, batch.size());
+      kept.andNot(quarantined);
+      goodRows = batch.keep(kept);
     }
-    Batch goodRows = batch.keep(kept); // a view: the shaped rows are the only ones collected
     List<Row> good = goodRows.rows();
     long deduplicated = context.metrics().getOrDefault(RowLedger.DEDUPLICATED, 0L);
     Ledger ledger = new Ledger(batch.size() + deduplicated, good.size(), bad.size(), deduplicated);

@@ -28,11 +28,21 @@ final class LineageStep implements BatchTransformer {
 
   private final String pipeline;
   private final IngestedFiles ingested;
+  private final QuarantineMarks marks;
 
-  /** @param ingested the files to skip, or null where only the schema is asked for */
-  LineageStep(String pipeline, IngestedFiles ingested) {
+  /** A step for the schema only: it is never applied. */
+  LineageStep(String pipeline) {
+    this(pipeline, null, null);
+  }
+
+  /**
+   * @param ingested the files to skip
+   * @param marks where the quarantined rows' positions of each batch are left for the writer, or null
+   */
+  LineageStep(String pipeline, IngestedFiles ingested, QuarantineMarks marks) {
     this.pipeline = pipeline;
     this.ingested = ingested;
+    this.marks = marks;
   }
 
   @Override
@@ -57,18 +67,34 @@ final class LineageStep implements BatchTransformer {
     int error = batch.schema().indexOf(BronzeColumns.CORRUPT_ERROR);
     int source = batch.schema().indexOf(BronzeColumns.SOURCE);
     BitSet kept = new BitSet(batch.size());
-    long quarantined = 0;
     Set<String> skipped = new java.util.TreeSet<>();
-    int i = 0;
-    for (Row r : batch.rows()) {
-      if (!ingested.isEmpty() && ingested.contains((String) r.get(source))) {
-        skipped.add((String) r.get(source));
-      } else {
-        kept.set(i);
-        quarantined += r.isNullAt(error) ? 0 : 1;
+    BitSet quarantinedAt = new BitSet(); // positions in the output batch
+    if (ingested.isEmpty()) {
+      kept.set(0, batch.size()); // nothing to skip: only the quarantined rows are looked for
+      int i = 0;
+      for (Row r : batch.project(error)) {
+        if (!r.isNullAt(error)) {
+          quarantinedAt.set(i);
+        }
+        i++;
       }
-      i++;
+    } else {
+      int i = 0;
+      int at = 0;
+      for (Row r : batch.project(error, source)) {
+        if (ingested.contains((String) r.get(source))) {
+          skipped.add((String) r.get(source));
+        } else {
+          kept.set(i);
+          if (!r.isNullAt(error)) {
+            quarantinedAt.set(at);
+          }
+          at++;
+        }
+        i++;
+      }
     }
+    long quarantined = quarantinedAt.cardinality();
     // Views, not copies: the rows are read once more by the bronze writer, which shapes them for the table.
     Instant ingestedAt = context.batchTimestamp();
     Long batchId = context.batchId();
@@ -76,6 +102,9 @@ final class LineageStep implements BatchTransformer {
     long deduplicated = batch.size() - out.size();
     Ledger ledger = new Ledger(batch.size(), out.size() - quarantined, quarantined, deduplicated);
     ledger.metrics().forEach(context::count);
+    if (marks != null) {
+      marks.mark(context.batchId(), out.size(), quarantinedAt);
+    }
     if (!skipped.isEmpty()) {
       context.count(SKIPPED_FILES, skipped.size());
       LOG.info("Pipeline '{}' batch {}: skipped {} rows of {} files already in the table: {}", pipeline,
