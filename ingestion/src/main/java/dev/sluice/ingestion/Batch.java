@@ -93,6 +93,11 @@ public record Batch(StructType schema, List<Row> rows) {
     Row map(Row row, int position);
   }
 
+  /** The heap {@code rows} hold as a batch's memory budget counts it (for {@link Builder#addAll(List, long)}). */
+  public static long heapEstimate(List<Row> rows) {
+    return RowBuffer.estimate(rows);
+  }
+
   /** Whether some of this batch's rows live in a spill file. */
   public boolean spilled() {
     return rows instanceof BatchRows b && b.spilled();
@@ -115,6 +120,15 @@ public record Batch(StructType schema, List<Row> rows) {
 
     public Builder addAll(Iterable<Row> rows) {
       buffer.addAll(rows);
+      return this;
+    }
+
+    /**
+     * Adds rows whose heap size {@link Batch#heapEstimate} gave: a source that makes rows on several threads
+     * measures them there, and the rows are added in one step.
+     */
+    public Builder addAll(List<Row> rows, long estimatedBytes) {
+      buffer.addAll(rows, estimatedBytes);
       return this;
     }
 

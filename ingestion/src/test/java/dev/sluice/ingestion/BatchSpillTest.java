@@ -62,6 +62,30 @@ class BatchSpillTest {
   }
 
   @Test
+  void partsMeasuredByTheirMakerSpillOnceOverTheBudgetAndKeepTheirOrder() {
+    Batch.Builder builder = Batch.builder(SCHEMA);
+    List<Row> expected = new ArrayList<>();
+    for (int part = 0; part < 20; part++) {
+      List<Row> rows = new ArrayList<>();
+      for (int i = 0; i < 100; i++) {
+        rows.add(row(part * 100 + i));
+      }
+      expected.addAll(rows);
+      builder.addAll(rows, Batch.heapEstimate(rows));
+      if (part == 0) {
+        assertThat(Batch.heapEstimate(rows)).isBetween(100L * 200, 100L * 2000);
+      }
+    }
+    Batch batch = builder.build();
+    assertThat(batch.spilled()).isTrue(); // 2,000 rows of ~700 bytes are over the 64 KB budget
+    assertThat(batch.size()).isEqualTo(2_000);
+    int i = 0;
+    for (Row r : batch.rows()) {
+      assertThat(r).isEqualTo(expected.get(i++));
+    }
+  }
+
+  @Test
   void repeatedValuesAcrossRowsBlocksAndNullsReadBackEqualFromAnyStart() {
     int n = 5_000;
     Instant at = Instant.parse("2026-12-01T10:15:30.123456Z");

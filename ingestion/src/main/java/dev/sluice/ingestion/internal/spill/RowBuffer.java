@@ -10,6 +10,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -68,6 +69,42 @@ public final class RowBuffer {
     for (Row r : rows) {
       add(r);
     }
+  }
+
+  /**
+   * Adds {@code rows} whose heap size was estimated by {@link #estimate} (by the thread that made them, so that
+   * the rows are not read again here); they are copied in at once and spilled with the rest once over the budget.
+   */
+  public void addAll(List<Row> rows, long estimatedBytes) {
+    if (built || writer != null) {
+      addAll(rows);
+      return;
+    }
+    int n = rows.size();
+    if (size + n > held.length) {
+      held = Arrays.copyOf(held, Math.max(size + n, size + (size >> 1)));
+    }
+    for (int i = 0; i < n; i++) {
+      held[size + i] = rows.get(i);
+    }
+    size += n;
+    estimate += estimatedBytes;
+    if (estimate > budget && codec.isPresent()) {
+      startSpilling();
+    }
+  }
+
+  /** The estimated heap of {@code rows} as {@link #add} counts it: the first rows measured, then a sample. */
+  public static long estimate(List<Row> rows) {
+    long bytes = 0;
+    int n = rows.size();
+    for (int i = 0; i < Math.min(n, MEASURED); i++) {
+      bytes += RowSizes.of(rows.get(i));
+    }
+    for (int i = MEASURED + SAMPLE - 1; i < n; i += SAMPLE) {
+      bytes += SAMPLE * RowSizes.of(rows.get(i));
+    }
+    return bytes;
   }
 
   public int size() {

@@ -242,11 +242,14 @@ final class FileSource implements Source {
       files.subList(first, Math.min(files.size(), first + PARSE_THREADS)).parallelStream().map(f -> {
         List<Row> part = new ArrayList<>();
         read(f, part);
-        return part;
-      }).toList().forEach(rows::addAll);
+        return new Part(part, Batch.heapEstimate(part));
+      }).toList().forEach(p -> rows.addAll(p.rows(), p.heapBytes()));
     }
     return rows.build();
   }
+
+  /** One file's rows, with their heap measured by the thread that parsed them. */
+  private record Part(List<Row> rows, long heapBytes) {}
 
   /** The files logged for ids in (start, end]; for tests and progress reports. */
   List<String> files(Optional<SourceOffset> start, SourceOffset end) {
