@@ -62,6 +62,19 @@ class BatchSpillTest {
   }
 
   @Test
+  void aValueThatDoesNotFitItsSpilledColumnFailsTheBatchNamingTheColumn() {
+    Batch.Builder builder = Batch.builder(SCHEMA);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> {
+      for (int i = 0; i < 20_000; i++) {
+        Row r = row(i);
+        builder.add(i == 3_000 ? Row.of(r.get(0), 42L, r.get(2), r.get(3), r.get(4), r.get(5), r.get(6), r.get(7)) : r);
+      }
+      builder.build();
+    }).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("column 'name'")
+        .hasMessageContaining("java.lang.Long");
+  }
+
+  @Test
   void partsMeasuredByTheirMakerSpillOnceOverTheBudgetAndKeepTheirOrder() {
     Batch.Builder builder = Batch.builder(SCHEMA);
     List<Row> expected = new ArrayList<>();

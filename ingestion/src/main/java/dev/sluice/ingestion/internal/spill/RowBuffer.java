@@ -3,12 +3,6 @@ package dev.sluice.ingestion.internal.spill;
 import dev.sluice.ingestion.state.internal.RowSpillCodec;
 import dev.sluice.table.data.Row;
 import dev.sluice.table.types.StructType;
-import java.io.BufferedOutputStream;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -27,10 +21,8 @@ public final class RowBuffer {
   private Row[] held = new Row[64];
   private int size;
   private long estimate;
-  private Path file;
-  private OutputStream out;
-  private RowSpillCodec.Writer writer;
-  private long[] blocks;
+  /** Set once the rows outgrow the budget: every row held and added since goes to the spill file. */
+  private SpillWriter writer;
   private boolean built;
 
   /** A buffer with the process-wide budget ({@link SpillOptions#budgetBytes()}). */
@@ -48,7 +40,7 @@ public final class RowBuffer {
       throw new IllegalStateException("The rows were already built");
     }
     if (writer != null) {
-      spill(row);
+      writer.add(row);
       return;
     }
     if (size == held.length) {
@@ -108,7 +100,7 @@ public final class RowBuffer {
   }
 
   public int size() {
-    return size;
+    return writer != null ? writer.size() : size;
   }
 
   /** The rows, in the order added; an immutable list that may read from the spill file. */
@@ -119,46 +111,17 @@ public final class RowBuffer {
       held = null;
       return new HeldRows(rows, size);
     }
-    writer.flush();
-    try {
-      out.close();
-    } catch (IOException e) {
-      throw new UncheckedIOException("Can't write a batch's spill file " + file + ": " + e.getMessage(), e);
-    }
-    return new SpilledRows(file, codec.get(), size, Arrays.copyOf(blocks, (size + SpilledRows.BLOCK - 1)
-        / SpilledRows.BLOCK));
+    return writer.finish();
   }
 
   private void startSpilling() {
-    try {
-      Path dir = SpillOptions.directory();
-      Files.createDirectories(dir);
-      file = Files.createTempFile(dir, "batch-", ".rows");
-      out = new BufferedOutputStream(Files.newOutputStream(file), 64 * 1024);
-    } catch (IOException e) {
-      throw new UncheckedIOException("Can't create a spill file in " + SpillOptions.directory() + " (set "
-          + SpillOptions.DIRECTORY_PROPERTY + " to a writable local directory): " + e.getMessage(), e);
-    }
-    writer = codec.get().writer(out);
-    blocks = new long[16];
+    writer = new SpillWriter(codec.get());
     int n = size;
     Row[] rows = held;
     held = null;
     size = 0;
     for (int i = 0; i < n; i++) {
-      spill(rows[i]);
+      writer.add(rows[i]);
     }
-  }
-
-  private void spill(Row row) {
-    if (size % SpilledRows.BLOCK == 0) {
-      int block = size / SpilledRows.BLOCK;
-      if (block == blocks.length) {
-        blocks = Arrays.copyOf(blocks, block * 2);
-      }
-      blocks[block] = writer.position();
-    }
-    writer.write(row);
-    size++;
   }
 }
