@@ -32,7 +32,8 @@ record Change(Row row, List<Object> key, Object sequence, boolean delete) {
 
   /** The winner per key by {@link VersionOrder}, in order of first arrival; counts the losers as superseded. */
   static Map<List<Object>, Change> latestPerKey(List<Change> changes, MergeLedger ledger) {
-    Map<List<Object>, Change> out = new LinkedHashMap<>();
+    // Sized for every change having a key of its own (most do): growing the table rehashed every key many times.
+    Map<List<Object>, Change> out = new LinkedHashMap<>(Math.max(16, changes.size() * 4 / 3 + 1));
     for (Change c : changes) {
       Change previous = out.get(c.key());
       if (previous == null || VersionOrder.laterWins(previous, c)) {

@@ -106,7 +106,7 @@ final class Scd1Merge implements MergeStrategy {
     int[] keys = SilverSchemas.positions(stage, config.keys());
     int seq = config.sequenceBy().map(stage::indexOf).orElse(-1);
     BoundExpression deleteWhen = config.deleteWhen().map(sql -> Expressions.bindPredicate(sql, stage)).orElse(null);
-    List<Change> out = new ArrayList<>();
+    List<Change> out = rows instanceof java.util.Collection<?> c ? new ArrayList<>(c.size()) : new ArrayList<>();
     for (Row row : rows) {
       out.add(new Change(row, SilverSchemas.key(row, keys), seq < 0 ? null : row.get(seq),
           deleteWhen != null && deleteWhen.test(row, context)));
