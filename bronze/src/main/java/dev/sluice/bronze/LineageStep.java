@@ -8,8 +8,10 @@ import dev.sluice.table.types.StructType;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.BitSet;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.stream.IntStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,6 +27,8 @@ final class LineageStep implements BatchTransformer {
 
   static final String SKIPPED_FILES = "bronze.filesAlreadyIngested";
   private static final Logger LOG = LoggerFactory.getLogger(LineageStep.class);
+
+  private static final int SLICE_ROWS = 16_384;
 
   private final String pipeline;
   private final IngestedFiles ingested;
@@ -71,13 +75,7 @@ final class LineageStep implements BatchTransformer {
     BitSet quarantinedAt = new BitSet(); // positions in the output batch
     if (ingested.isEmpty()) {
       kept.set(0, batch.size()); // nothing to skip: only the quarantined rows are looked for
-      int i = 0;
-      for (Row r : batch.project(error)) {
-        if (!r.isNullAt(error)) {
-          quarantinedAt.set(i);
-        }
-        i++;
-      }
+      quarantinedAt = quarantined(batch, error);
     } else {
       int i = 0;
       int at = 0;
@@ -110,6 +108,37 @@ final class LineageStep implements BatchTransformer {
       LOG.info("Pipeline '{}' batch {}: skipped {} rows of {} files already in the table: {}", pipeline,
           context.batchId(), deduplicated, skipped.size(), skipped);
     }
+    return out;
+  }
+
+  /**
+   * The positions of the rows with a corrupt-record error. A batch held in the heap is looked through in slices on
+   * both cores: the rows are scattered over the heap, and one thread waiting on memory for each took a tenth of
+   * bronze's time.
+   */
+  private static BitSet quarantined(Batch batch, int error) {
+    BitSet out = new BitSet();
+    if (batch.spilled() || batch.size() < 2 * SLICE_ROWS) {
+      int i = 0;
+      for (Row r : batch.project(error)) {
+        if (!r.isNullAt(error)) {
+          out.set(i);
+        }
+        i++;
+      }
+      return out;
+    }
+    List<Row> rows = batch.rows();
+    int slices = (rows.size() + SLICE_ROWS - 1) / SLICE_ROWS;
+    IntStream.range(0, slices).parallel().mapToObj(s -> {
+      BitSet found = new BitSet();
+      for (int i = s * SLICE_ROWS, end = Math.min(rows.size(), i + SLICE_ROWS); i < end; i++) {
+        if (!rows.get(i).isNullAt(error)) {
+          found.set(i);
+        }
+      }
+      return found;
+    }).toList().forEach(out::or);
     return out;
   }
 

@@ -114,6 +114,28 @@ class BronzePipelineTest {
   }
 
   @Test
+  void aLargeBatchQuarantinesExactlyItsBrokenLinesWhereverTheyLie() throws IOException {
+    int n = 50_000; // over two slices of the lineage step's parallel look for quarantined rows
+    List<Integer> broken = List.of(0, 16_383, 16_384, 33_000, n - 1);
+    String[] lines = new String[n];
+    for (int i = 0; i < n; i++) {
+      lines[i] = broken.contains(i) ? "{broken " + i : line(i, "c" + (i % 7), "1.25");
+    }
+    land("a.json", lines);
+    StreamingQuery q = run(session, json(null));
+
+    assertThat(rows(quarantine())).extracting(r -> r.get("raw")).containsExactlyInAnyOrderElementsOf(
+        broken.stream().map(i -> "{broken " + i).toList());
+    List<Map<String, Object>> rows = rows(bronze());
+    assertThat(rows).hasSize(n - broken.size());
+    assertThat(rows).extracting(r -> ((Long) r.get("order_id")).intValue()).doesNotContainAnyElementsOf(broken)
+        .doesNotHaveDuplicates();
+    assertThat(q.lastProgress().orElseThrow().observedMetrics()).containsEntry("ledger.quarantined", 5L)
+        .containsEntry("ledger.written", (long) n - 5);
+    assertLedgerBalances(bronze(), quarantine(), q.recentProgress());
+  }
+
+  @Test
   void reRunningWithoutNewInputCommitsNothingAndANewFileIsAppendedAlone() throws IOException {
     land("a.json", line(1, "ann", "1"), "{broken");
     SluiceConfig config = json("rescue");
