@@ -38,7 +38,8 @@ final class JsonLineParser implements RecordParser {
 
   @Override
   public Object[] readClean(byte[] bytes, int from, int to) {
-    return fast.read(bytes, from, to - from);
+    Object[] plain = fast.readPlain(bytes, from, to - from);
+    return plain != null ? plain : fast.read(bytes, from, to - from);
   }
 
   @Override

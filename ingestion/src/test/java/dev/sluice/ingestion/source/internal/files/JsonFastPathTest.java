@@ -42,6 +42,7 @@ class JsonFastPathTest {
           : FileSourceOptions.Rescue.OFF);
       JsonFastPath fast = new JsonFastPath(JsonLineParser.MAPPER.getFactory(), SCHEMA);
       int taken = 0;
+      int plainTaken = 0;
       for (String line : LINES) {
         Object[] values = fast.read(line);
         RecordParser.Parsed tree = parser.parseTree(line);
@@ -51,13 +52,63 @@ class JsonFastPathTest {
           assertThat(tree.rescued()).as(line).isNull();
           assertThat(Row.of(values)).as(line).isEqualTo(Row.of(tree.values()));
         }
+        byte[] bytes = line.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        Object[] plain = new JsonFastPath(JsonLineParser.MAPPER.getFactory(), SCHEMA).readPlain(bytes, 0, bytes.length);
+        if (plain != null) {
+          plainTaken++;
+          assertThat(values).as("taken by Jackson too: " + line).isNotNull();
+          assertThat(Row.of(plain)).as(line).isEqualTo(Row.of(values));
+        }
         RecordParser.Parsed both = parser.parse(line);
         assertThat(both.errors()).as(line).isEqualTo(tree.errors());
         assertThat(both.rescued()).as(line).isEqualTo(tree.rescued());
         assertThat(Row.of(both.values())).as(line).isEqualTo(Row.of(tree.values()));
       }
       assertThat(taken).isGreaterThan(25);
+      assertThat(plainTaken).isGreaterThan(15);
     }
+  }
+
+  /**
+   * Lines built from pieces that each reader may judge differently (escapes, exponents, leading zeros, blanks,
+   * literals, truncation, unknown and repeated fields): a line read from its bytes without Jackson is one Jackson's
+   * reader takes too, with the same values, and together they take what they took before.
+   */
+  @Test
+  void theByteReaderTakesOnlyWhatJacksonTakesWithTheSameValues() {
+    String[] names = {"\"s\"", "\"t\"", "\"d\"", "\"l\"", "\"i\"", "\"sh\"", "\"x\"", "\"ok\"", "\"day\"", "\"u\"",
+        "\"S\"", "\"s\\u0041\""};
+    String[] values = {"\"a\"", "\"\"", "\"a\\\"b\"", "\"2024-01-01T10:00:00Z\"", "\"2024-01-01T10:00:00.123+01:00\"",
+        "\" 2024-01-01\"", "\"99999-01-01T00:00:00Z\"", "12", "-0", "0", "01", "-", "1.5", "1.25", "-12.30", "1.005", "1e2",
+        "1E+2", "123456789012", "2147483648", "-2147483648", "32768", "9223372036854775807", "1234567890123456789",
+        "true", "false", "null", "nul", "truex", "[1]", "{}", "\"12.5\"", "\"x\ty\"", "\"2024-02-29\""};
+    String[] gaps = {"", " ", "\t", "  "};
+    java.util.Random random = new java.util.Random(11);
+    int plainTaken = 0;
+    for (int round = 0; round < 20_000; round++) {
+      StringBuilder line = new StringBuilder("{").append(gaps[random.nextInt(gaps.length)]);
+      int fields = random.nextInt(5);
+      for (int f = 0; f < fields; f++) {
+        if (f > 0) {
+          line.append(gaps[random.nextInt(gaps.length)]).append(',').append(gaps[random.nextInt(gaps.length)]);
+        }
+        line.append(names[random.nextInt(names.length)]).append(gaps[random.nextInt(gaps.length)]).append(':')
+            .append(gaps[random.nextInt(gaps.length)]).append(values[random.nextInt(values.length)]);
+      }
+      line.append(gaps[random.nextInt(gaps.length)]).append(random.nextInt(20) == 0 ? "" : "}")
+          .append(random.nextInt(20) == 0 ? " x" : gaps[random.nextInt(gaps.length)]);
+      byte[] bytes = line.toString().getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+      Object[] plain = new JsonFastPath(JsonLineParser.MAPPER.getFactory(), SCHEMA).readPlain(bytes, 0, bytes.length);
+      JsonFastPath jackson = new JsonFastPath(JsonLineParser.MAPPER.getFactory(), SCHEMA);
+      Object[] viaJackson = jackson.read(bytes, 0, bytes.length);
+      jackson.release();
+      if (plain != null) {
+        plainTaken++;
+        assertThat(viaJackson).as(line.toString()).isNotNull();
+        assertThat(Row.of(plain)).as(line.toString()).isEqualTo(Row.of(viaJackson));
+      }
+    }
+    assertThat(plainTaken).isGreaterThan(2_000);
   }
 
   @Test
