@@ -54,7 +54,8 @@ final class JsonFastPath {
   private final String[] lastOrder;
   private final int[] lastOrderAt;
   /** The last timestamp text read and its value: consecutive lines and columns often repeat one. */
-  private char[] lastTimestamp = new char[0];
+  private char[] lastTimestamp = new char[32];
+  private int lastTimestampLength;
   private Instant lastInstant;
   /** Each column's name as bytes (its UTF-8; a line of ASCII bytes matches only an ASCII name). */
   private final byte[][] nameBytes;
@@ -300,15 +301,19 @@ final class JsonFastPath {
   }
 
   private Object timestamp(char[] chars, int from, int length, int at) throws TextValues.BadValue {
-    if (lastInstant != null && java.util.Arrays.equals(chars, from, from + length, lastTimestamp, 0,
-        lastTimestamp.length)) {
+    if (lastInstant != null && length == lastTimestampLength
+        && java.util.Arrays.equals(chars, from, from + length, lastTimestamp, 0, length)) {
       return lastInstant;
     }
     Instant t = IsoTimestamps.parse(chars, from, length);
     if (t == null || t.isBefore(TextValues.MIN_TIMESTAMP) || t.isAfter(TextValues.MAX_TIMESTAMP)) {
       return TextValues.parse(new String(chars, from, length), schema.field(at).type(), schema.field(at).name());
     }
-    lastTimestamp = java.util.Arrays.copyOfRange(chars, from, from + length);
+    if (lastTimestamp.length < length) {
+      lastTimestamp = new char[length];
+    }
+    System.arraycopy(chars, from, lastTimestamp, 0, length);
+    lastTimestampLength = length;
     lastInstant = t;
     return t;
   }
@@ -503,6 +508,19 @@ final class JsonFastPath {
     return c >= '0' && c <= '9';
   }
 
+  /** Whether b[from, to) holds {@code expected}: names are short, and a plain loop beat the ranged Arrays.equals. */
+  private static boolean sameBytes(byte[] b, int from, int to, byte[] expected) {
+    if (to - from != expected.length) {
+      return false;
+    }
+    for (int k = 0; k < expected.length; k++) {
+      if (b[from + k] != expected[k]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** ASCII bytes as chars, in a buffer reused line after line. */
   private char[] chars(byte[] b, int from, int length) {
     if (charBuffer.length < length) {
@@ -517,8 +535,7 @@ final class JsonFastPath {
   /** The column of the field named by the ASCII bytes [from, to) at {@code position}, or -1. */
   private int columnOf(byte[] b, int from, int to, int position) {
     if (position < lastOrder.length && lastOrder[position] != null) {
-      byte[] expected = nameBytes[lastOrderAt[position]];
-      if (java.util.Arrays.equals(b, from, to, expected, 0, expected.length)) {
+      if (sameBytes(b, from, to, nameBytes[lastOrderAt[position]])) {
         return lastOrderAt[position];
       }
     }
