@@ -53,28 +53,19 @@ final class BronzeWriter implements BatchFunction {
     StructType in = batch.schema();
     int error = in.indexOf(BronzeColumns.CORRUPT_ERROR);
     List<Row> bad = new ArrayList<>();
-    Batch goodRows = batch;
     BitSet quarantined = marks.take(batchId, batch.size());
     if (quarantined == null) {
-      BitSet kept = new BitSet(batch.size());
-      int i = 0;
-      for (Row r : batch.rows()) {
-        if (r.isNullAt(error)) {
-          kept.set(i);
-        } else {
-          bad.add(r);
-        }
-        i++;
-      }
-      goodRows = batch.keep(kept); // a view: the shaped rows are the only ones collected
-    } else if (!quarantined.isEmpty()) {
+      quarantined = LineageStep.quarantined(batch, error);
+    }
+    Batch goodRows = batch;
+    if (!quarantined.isEmpty()) {
       for (int p = quarantined.nextSetBit(0); p >= 0; p = quarantined.nextSetBit(p + 1)) {
         bad.add(batch.rows().get(p));
       }
       BitSet kept = new BitSet(batch.size());
       kept.set(0, batch.size());
       kept.andNot(quarantined);
-      goodRows = batch.keep(kept);
+      goodRows = batch.keep(kept); // a view: the shaped rows are the only ones collected
     }
     List<Row> good = goodRows.rows();
     long deduplicated = context.metrics().getOrDefault(RowLedger.DEDUPLICATED, 0L);

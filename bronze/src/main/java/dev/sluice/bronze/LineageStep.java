@@ -72,11 +72,12 @@ final class LineageStep implements BatchTransformer {
     int source = batch.schema().indexOf(BronzeColumns.SOURCE);
     BitSet kept = new BitSet(batch.size());
     Set<String> skipped = new java.util.TreeSet<>();
-    BitSet quarantinedAt = new BitSet(); // positions in the output batch
+    BitSet quarantinedAt; // positions in the output batch
     if (ingested.isEmpty()) {
       kept.set(0, batch.size()); // nothing to skip: only the quarantined rows are looked for
       quarantinedAt = quarantined(batch, error);
     } else {
+      quarantinedAt = new BitSet();
       int i = 0;
       int at = 0;
       for (Row r : batch.project(error, source)) {
@@ -116,7 +117,7 @@ final class LineageStep implements BatchTransformer {
    * both cores: the rows are scattered over the heap, and one thread waiting on memory for each took a tenth of
    * bronze's time.
    */
-  private static BitSet quarantined(Batch batch, int error) {
+  static BitSet quarantined(Batch batch, int error) {
     BitSet out = new BitSet();
     if (batch.spilled() || batch.size() < 2 * SLICE_ROWS) {
       int i = 0;

@@ -47,11 +47,7 @@ public final class RowBuffer {
       held = Arrays.copyOf(held, size + (size >> 1));
     }
     held[size++] = row;
-    if (size <= MEASURED) {
-      estimate += RowSizes.of(row);
-    } else if (size % SAMPLE == 0) {
-      estimate += SAMPLE * RowSizes.of(row);
-    }
+    estimate += sampledSize(row, size);
     if (estimate > budget && codec.isPresent()) {
       startSpilling();
     }
@@ -89,14 +85,18 @@ public final class RowBuffer {
   /** The estimated heap of {@code rows} as {@link #add} counts it: the first rows measured, then a sample. */
   public static long estimate(List<Row> rows) {
     long bytes = 0;
-    int n = rows.size();
-    for (int i = 0; i < Math.min(n, MEASURED); i++) {
-      bytes += RowSizes.of(rows.get(i));
-    }
-    for (int i = MEASURED + SAMPLE - 1; i < n; i += SAMPLE) {
-      bytes += SAMPLE * RowSizes.of(rows.get(i));
+    for (int position = 1; position <= rows.size(); position = position < MEASURED ? position + 1 : position + SAMPLE) {
+      bytes += sampledSize(rows.get(position - 1), position);
     }
     return bytes;
+  }
+
+  /** What the row at 1-based {@code position} adds to the estimate: the first rows measured, then every SAMPLE-th. */
+  private static long sampledSize(Row row, int position) {
+    if (position <= MEASURED) {
+      return RowSizes.of(row);
+    }
+    return position % SAMPLE == 0 ? SAMPLE * RowSizes.of(row) : 0;
   }
 
   public int size() {

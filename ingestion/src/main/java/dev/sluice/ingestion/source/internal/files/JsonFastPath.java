@@ -305,8 +305,8 @@ final class JsonFastPath {
         && java.util.Arrays.equals(chars, from, from + length, lastTimestamp, 0, length)) {
       return lastInstant;
     }
-    Instant t = IsoTimestamps.parse(chars, from, length);
-    if (t == null || t.isBefore(TextValues.MIN_TIMESTAMP) || t.isAfter(TextValues.MAX_TIMESTAMP)) {
+    Instant t = TextValues.plainTimestamp(chars, from, length);
+    if (t == null) {
       return TextValues.parse(new String(chars, from, length), schema.field(at).type(), schema.field(at).name());
     }
     if (lastTimestamp.length < length) {

@@ -97,8 +97,21 @@ final class TextValues {
     return Instant.ofEpochSecond(seconds);
   }
 
+  /**
+   * The timestamp of {@code n} chars of {@code c} from {@code at} when they have the common ISO shape and the instant
+   * is in the supported range; null otherwise, and {@link #parse} then reads the text (and words the error).
+   */
+  static Instant plainTimestamp(char[] c, int at, int n) {
+    Instant t = IsoTimestamps.parse(c, at, n);
+    return t != null && inRange(t) ? t : null;
+  }
+
+  private static boolean inRange(Instant t) {
+    return !t.isBefore(MIN_TIMESTAMP) && !t.isAfter(MAX_TIMESTAMP);
+  }
+
   private static Instant inRange(Instant t, String text, String field) throws BadValue {
-    if (t.isBefore(MIN_TIMESTAMP) || t.isAfter(MAX_TIMESTAMP)) {
+    if (!inRange(t)) {
       throw new BadValue(field, PrimitiveType.TIMESTAMP, text, "outside " + RANGE);
     }
     return t;
