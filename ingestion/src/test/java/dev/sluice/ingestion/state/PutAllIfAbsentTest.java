@@ -51,8 +51,13 @@ class PutAllIfAbsentTest {
       assertThat(puts).isEqualTo(1_999);
       assertThat(s.size()).isEqualTo(2_000);
       assertThat(contents(s)).containsEntry("k7", -7L).containsEntry("k3", 3L).containsEntry("k1999", 1_999L);
+      var before = contents(s);
       s.commit();
       p.close();
+      // What was put reached the committed change log: a fresh provider loads the same entries for the next version.
+      StateStoreProvider again = f.create(new Location(new LocalObjectStore(dir.resolve("remote")), "s/0/0"), SCHEMA);
+      assertThat(contents(again.load(3))).isEqualTo(before);
+      again.close();
     }
   }
 }
