@@ -65,13 +65,13 @@ final class Scd1Merge implements MergeStrategy {
     Decisions decided = new Decisions(batch.size());
     Current existing = new Current(stage, snapshot, parts);
     for (int p = 0; p < parts.count(); p++) {
-      Map<List<Object>, Change> winners = Change.latestPerKey(changes(parts.rows(p, changeColumns), stage, context),
-          ledger);
+      Winners winners = Winners.of(changes(parts.rows(p, changeColumns), stage, context), ledger);
       Map<List<Object>, TreeSet<Object>> deleted = config.sequenceBy().isPresent()
-          ? tombstones.read(stage, winners.keySet(), batchTime, appId, batchId) : Map.of();
-      Map<List<Object>, Row> current = existing.of(p, winners.keySet());
-      for (Change c : winners.values()) {
-        decide(c, deleted.get(c.key()), current.get(c.key()), existing, decided, ledger);
+          ? tombstones.read(stage, winners.keys(), batchTime, appId, batchId) : Map.of();
+      existing.attach(p, winners);
+      for (int i = 0; i < winners.size(); i++) {
+        Change c = winners.change(i);
+        decide(c, deleted.get(c.key()), winners.current(i), existing, decided, ledger);
       }
     }
     decided.readWholeRows(batch);
@@ -272,21 +272,14 @@ final class Scd1Merge implements MergeStrategy {
       return out;
     }
 
-    /** The table's row of each of these keys of partition {@code p} (key and sequence columns only, with {@code sequence_by}). */
-    Map<List<Object>, Row> of(int p, Set<List<Object>> keys) {
-      Map<List<Object>, Row> out = new HashMap<>();
+    /** Notes the table's row of each winner's key (key and sequence columns only, with {@code sequence_by}). */
+    void attach(int p, Winners winners) {
       if (routed == null) {
-        KeyedRows.read(snapshot, read, config.keys(), keys, locations).forEach((k, rows) -> out.put(k, rows.get(0)));
-        return out;
+        KeyedRows.read(snapshot, read, config.keys(), winners.keys(), locations)
+            .forEach((k, rows) -> winners.attach(k, rows.get(0)));
+        return;
       }
-      int[] keyPos = SilverSchemas.positions(read, config.keys());
-      for (Row row : routed.get(p).rows()) {
-        List<Object> key = SilverSchemas.key(row, keyPos);
-        if (keys.contains(key)) {
-          out.putIfAbsent(key, row);
-        }
-      }
-      return out;
+      winners.attach(routed.get(p).rows(), SilverSchemas.positions(read, config.keys()));
     }
 
     /** Per data file, the row indexes of the table's rows of the batch's keys; null when not kept. */
