@@ -106,13 +106,18 @@ final class BytesMap {
   }
 
   /**
-   * Reads the home slot of each of the first {@code n} hashes, so that the probes that follow find them in the cache:
-   * these reads are independent, so the processor overlaps their misses.
+   * Reads the home slot of each of the first {@code n} hashes in all four slot arrays, so that the probes and the
+   * inserts that follow find them in the cache: these reads are independent, so the processor overlaps their misses
+   * (an insert's stores into three cold arrays otherwise stalled it as long as the probe).
    */
   void touchHomes(int[] keyHashes, int n) {
     int acc = 0;
     for (int i = 0; i < n; i++) {
-      acc += hashes[home(keyHashes[i])];
+      int slot = home(keyHashes[i]);
+      acc += hashes[slot] + tags[slot];
+      if (keys[slot] == null && values[slot] == null) {
+        acc++;
+      }
     }
     touched = acc;
   }
