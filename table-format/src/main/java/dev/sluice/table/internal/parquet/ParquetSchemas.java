@@ -38,6 +38,18 @@ final class ParquetSchemas {
     return message.named("spark_schema");
   }
 
+  /**
+   * How a decimal's unscaled value is stored: INT32 up to 9 digits, INT64 up to 18, FIXED_LEN_BYTE_ARRAY beyond
+   * (what Spark writes by default and the Parquet format recommends). Numbers are cheaper to write, to compute
+   * statistics of and to read than big-endian byte arrays; readers take all three layouts.
+   */
+  static PrimitiveTypeName decimalLayout(DecimalType decimal) {
+    if (decimal.precision() <= 9) {
+      return PrimitiveTypeName.INT32;
+    }
+    return decimal.precision() <= 18 ? PrimitiveTypeName.INT64 : PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY;
+  }
+
   /** The bytes Spark uses for a decimal of this precision: the fewest that hold 10^precision - 1 signed. */
   static int fixedLength(int precision) {
     int bytes = 1;
@@ -76,10 +88,14 @@ final class ParquetSchemas {
       return Types.buildGroup(repetition).as(LogicalTypeAnnotation.mapType()).addField(keyValue).named(name);
     }
     if (type instanceof DecimalType decimal) {
-      return Types.primitive(PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY, repetition)
-          .length(fixedLength(decimal.precision()))
-          .as(LogicalTypeAnnotation.decimalType(decimal.scale(), decimal.precision()))
-          .named(name);
+      // Spark's (non-legacy) layout: the unscaled value as INT32 up to 9 digits, INT64 up to 18, else fixed bytes.
+      Types.PrimitiveBuilder<org.apache.parquet.schema.PrimitiveType> physical = switch (decimalLayout(decimal)) {
+        case INT32 -> Types.primitive(PrimitiveTypeName.INT32, repetition);
+        case INT64 -> Types.primitive(PrimitiveTypeName.INT64, repetition);
+        default -> Types.primitive(PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY, repetition)
+            .length(fixedLength(decimal.precision()));
+      };
+      return physical.as(LogicalTypeAnnotation.decimalType(decimal.scale(), decimal.precision())).named(name);
     }
     return switch ((PrimitiveType) type) {
       case STRING -> Types.primitive(PrimitiveTypeName.BINARY, repetition)

@@ -19,6 +19,7 @@ import java.util.Map;
 import org.apache.parquet.column.ColumnWriter;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.io.api.RecordConsumer;
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 
 /**
  * One writer per column of a Delta schema: it checks a value against the column type (the Java mapping
@@ -76,8 +77,12 @@ final class ValueWriters {
     for (int i = 0; i < out.length; i++) {
       StructField f = schema.field(i);
       int d = f.nullable() ? 1 : 0; // the definition level of a present value
-      if (f.type() instanceof DecimalType) {
-        out[i] = (w, v) -> w.write((Binary) v, 0, d);
+      if (f.type() instanceof DecimalType decimal) {
+        out[i] = switch (ParquetSchemas.decimalLayout(decimal)) {
+          case INT32 -> (w, v) -> w.write((int) (Integer) v, 0, d);
+          case INT64 -> (w, v) -> w.write((long) (Long) v, 0, d);
+          default -> (w, v) -> w.write((Binary) v, 0, d);
+        };
         continue;
       }
       if (!(f.type() instanceof PrimitiveType p)) {
@@ -428,14 +433,19 @@ final class ValueWriters {
     }
   }
 
-  /** FIXED_LEN_BYTE_ARRAY of Spark's minimal width: the unscaled value, big-endian two's complement. */
+  /**
+   * The unscaled value as {@link ParquetSchemas#decimalLayout} says: an INT32 or INT64, or a FIXED_LEN_BYTE_ARRAY of
+   * Spark's minimal width (big-endian two's complement).
+   */
   private static final class DecimalWriter extends ValueWriter {
     private final DecimalType decimal;
+    private final PrimitiveTypeName layout;
     private final int length;
 
     DecimalWriter(DecimalType decimal, String column) {
       super(decimal, column);
       this.decimal = decimal;
+      this.layout = ParquetSchemas.decimalLayout(decimal);
       this.length = ParquetSchemas.fixedLength(decimal.precision());
     }
 
@@ -457,18 +467,28 @@ final class ValueWriters {
 
     @Override
     void write(RecordConsumer out, Object value) {
-      out.addBinary((Binary) prepare(value));
+      writePrepared(out, prepare(value));
     }
 
     @Override
     void writePrepared(RecordConsumer out, Object prepared) {
-      out.addBinary((Binary) prepared);
+      switch (layout) {
+        case INT32 -> out.addInteger((Integer) prepared);
+        case INT64 -> out.addLong((Long) prepared);
+        default -> out.addBinary((Binary) prepared);
+      }
     }
 
     @Override
     Object prepare(Object value) {
       // setScale returns the value itself when the scale already fits, the common case.
       BigDecimal scaled = ((BigDecimal) value).setScale(decimal.scale(), RoundingMode.UNNECESSARY);
+      if (layout == PrimitiveTypeName.INT32) {
+        return scaled.unscaledValue().intValue();
+      }
+      if (layout == PrimitiveTypeName.INT64) {
+        return scaled.unscaledValue().longValue();
+      }
       byte[] bytes = new byte[length];
       if (length <= 8) {
         long unscaled = scaled.unscaledValue().longValue();

@@ -183,12 +183,28 @@ class ParquetRoundTripTest {
             optional int64 a-b (TIMESTAMP(MICROS,true));
             optional group 1col (LIST) { repeated group list { optional int32 element (INTEGER(8,true)); } }
             optional group a b.c (MAP) {
-              repeated group key_value { required binary key (STRING); optional fixed_len_byte_array(5) value (DECIMAL(10,2)); }
+              repeated group key_value { required binary key (STRING); optional int64 value (DECIMAL(10,2)); }
             }
             optional int32 a_b (INTEGER(16,true));
           }""");
       assertThat(reader.getFooter().getFileMetaData().getKeyValueMetaData()).doesNotContainKey("parquet.avro.schema");
     }
+  }
+
+  @Test
+  void decimalsAtTheEdgesOfEachLayoutRoundTrip() {
+    // INT32 up to 9 digits, INT64 up to 18, fixed bytes beyond: the largest and smallest unscaled values of each.
+    StructType schema = StructType.empty().add("d9", DecimalType.of(9, 2)).add("d10", DecimalType.of(10, 0))
+        .add("d18", DecimalType.of(18, 18)).add("d19", DecimalType.of(19, 3));
+    List<Row> rows = List.of(
+        Row.of(new BigDecimal("9999999.99"), new BigDecimal("9999999999"), new BigDecimal("0.999999999999999999"),
+            new BigDecimal("9999999999999999.999")),
+        Row.of(new BigDecimal("-9999999.99"), new BigDecimal("-9999999999"), new BigDecimal("-0.999999999999999999"),
+            new BigDecimal("-9999999999999999.999")),
+        Row.of(new BigDecimal("0.00"), BigDecimal.ZERO, new BigDecimal("0E-18"), new BigDecimal("0.001")),
+        Row.of(null, null, null, null));
+
+    assertThat(roundTrip(schema, rows, ParquetWriteOptions.defaults())).containsExactlyElementsOf(rows);
   }
 
   @Test

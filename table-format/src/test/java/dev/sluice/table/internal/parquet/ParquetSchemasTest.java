@@ -20,6 +20,8 @@ class ParquetSchemasTest {
         .add("d", PrimitiveType.DATE)
         .add("b", PrimitiveType.BYTE)
         .add("dec", DecimalType.of(9, 2))
+        .add("dec18", DecimalType.of(18, 4))
+        .add("dec19", DecimalType.of(19, 0))
         .add(StructField.of("bin", PrimitiveType.BINARY, false))
         .add("arr", new ArrayType(PrimitiveType.STRING, false))
         .add("m", new MapType(PrimitiveType.STRING, PrimitiveType.LONG, true));
@@ -29,7 +31,9 @@ class ParquetSchemasTest {
           optional int64 ts (TIMESTAMP(MICROS,true));
           optional int32 d (DATE);
           optional int32 b (INTEGER(8,true));
-          optional fixed_len_byte_array(4) dec (DECIMAL(9,2));
+          optional int32 dec (DECIMAL(9,2));
+          optional int64 dec18 (DECIMAL(18,4));
+          optional fixed_len_byte_array(9) dec19 (DECIMAL(19,0));
           required binary bin;
           optional group arr (LIST) { repeated group list { required binary element (STRING); } }
           optional group m (MAP) { repeated group key_value { required binary key (STRING); optional int64 value; } }
