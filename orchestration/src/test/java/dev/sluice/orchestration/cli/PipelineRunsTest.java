@@ -58,6 +58,32 @@ class PipelineRunsTest {
         + " committed, not counted again), 2 rows in").contains("[2 in = 2 written]");
   }
 
+  @Test
+  void aRunOfMoreThanAHundredBatchesCountsThemAll() throws IOException {
+    Path input = Files.createDirectories(dir.resolve("many"));
+    for (int f = 0; f < 105; f++) {
+      Files.writeString(input.resolve(String.format("e-%03d.jsonl", f)), "{\"id\": \"" + f + "a\"}\n{\"id\": \"" + f
+          + "b\"}\n");
+    }
+    SluiceConfig config = ConfigLoader.parse("""
+        warehouse: %s
+        defaults: {trigger: available_now, max_files_per_trigger: 1}
+        pipelines:
+          - name: events_bronze
+            layer: bronze
+            source: {format: json, path: %s, schema: [{name: id, type: string}]}
+            sink: {table: bronze/events}
+        """.formatted(dir.resolve("warehouse").toUri(), input), "test.yaml", Map.of());
+    StringWriter out = new StringWriter();
+
+    List<PipelineRuns.Outcome> outcomes = run(config, out);
+
+    assertThat(outcomes.get(0).batches()).isEqualTo(105);
+    assertThat(outcomes.get(0).rowsIn()).isEqualTo(210);
+    assertThat(outcomes.get(0).ledger()).containsEntry("rowsIn", 210L).containsEntry("written", 210L);
+    assertThat(out.toString()).contains("ok      events_bronze  105 batches, 210 rows in").contains("[210 in = 210 written]");
+  }
+
   private static List<PipelineRuns.Outcome> run(SluiceConfig config) {
     return run(config, new StringWriter());
   }
