@@ -28,9 +28,10 @@ final class KeyPartitions {
   private final int count;
   private final Object[] min;
   private final Object[] max;
+  private final KeyFilter filter;
 
   private KeyPartitions(Batch batch, int[] keys, List<Batch> parts, short[] partOf, int count, Object[] min,
-      Object[] max) {
+      Object[] max, KeyFilter filter) {
     this.batch = batch;
     this.keys = keys;
     this.parts = parts;
@@ -38,6 +39,7 @@ final class KeyPartitions {
     this.count = count;
     this.min = min;
     this.max = max;
+    this.filter = filter;
   }
 
   static KeyPartitions of(Batch batch, int[] keys) {
@@ -46,7 +48,7 @@ final class KeyPartitions {
     Object[] min = new Object[keys.length];
     Object[] max = new Object[keys.length];
     if (count == 1) {
-      return new KeyPartitions(batch, keys, null, null, 1, min, max);
+      return new KeyPartitions(batch, keys, null, null, 1, min, max, null);
     }
     if ((!batch.spilled() || count <= 2) && count <= Short.MAX_VALUE) {
       return views(batch, keys, count, min, max);
@@ -59,6 +61,7 @@ final class KeyPartitions {
     }
     long position = 0;
     int width = batch.schema().size();
+    KeyFilter filter = new KeyFilter(batch.size());
     for (Row r : batch.rows()) {
       List<Object> key = SilverSchemas.key(r, keys);
       Object[] values = Arrays.copyOf(r.toArray(), width + 1);
@@ -66,10 +69,11 @@ final class KeyPartitions {
       builders[key == null ? 0 : of(key, count)].add(Row.of(values));
       if (key != null) {
         widen(key, min, max);
+        filter.add(key);
       }
     }
     return new KeyPartitions(batch, keys, Arrays.stream(builders).map(Batch.Builder::build).toList(), null, count,
-        min, max);
+        min, max, filter);
   }
 
   /**
@@ -78,15 +82,17 @@ final class KeyPartitions {
    */
   private static KeyPartitions views(Batch batch, int[] keys, int count, Object[] min, Object[] max) {
     short[] partOf = new short[batch.size()];
+    KeyFilter filter = new KeyFilter(batch.size());
     int i = 0;
     for (Row r : batch.project(keys)) {
       List<Object> key = SilverSchemas.key(r, keys);
       partOf[i++] = (short) (key == null ? 0 : of(key, count));
       if (key != null) {
         widen(key, min, max);
+        filter.add(key);
       }
     }
-    return new KeyPartitions(batch, keys, null, partOf, count, min, max);
+    return new KeyPartitions(batch, keys, null, partOf, count, min, max, filter);
   }
 
   /** The partition of {@code key} among {@code count}. */
@@ -97,6 +103,14 @@ final class KeyPartitions {
 
   int count() {
     return count;
+  }
+
+  /**
+   * False when no row of the batch has {@code key} (several partitions only; true for one): the table's rows read for
+   * a MERGE of several partitions are mostly of keys the batch doesn't have, and need not be kept.
+   */
+  boolean mightHold(List<Object> key) {
+    return filter == null || filter.mightHold(key);
   }
 
   /**

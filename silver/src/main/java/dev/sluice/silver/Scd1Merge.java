@@ -4,11 +4,13 @@ import dev.sluice.config.MergeConfig;
 import dev.sluice.ingestion.Batch;
 import dev.sluice.ingestion.expr.EvalContext;
 import dev.sluice.table.CommitResult;
+import dev.sluice.table.LocatedRow;
 import dev.sluice.table.Merge;
 import dev.sluice.table.MergeCondition;
 import dev.sluice.table.Table;
 import dev.sluice.table.data.Row;
 import dev.sluice.table.expressions.Predicate;
+import dev.sluice.table.types.PrimitiveType;
 import dev.sluice.table.types.StructType;
 import java.time.Instant;
 import dev.sluice.ingestion.expr.BoundExpression;
@@ -16,6 +18,7 @@ import dev.sluice.ingestion.expr.Expressions;
 import dev.sluice.table.Snapshot;
 import dev.sluice.table.data.CloseableIterator;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashMap;
 import java.util.Collections;
@@ -37,6 +40,10 @@ import java.util.TreeSet;
  * row of a key wins and always overwrites, and no tombstones are kept.
  */
 final class Scd1Merge implements MergeStrategy {
+  /** The columns a routed row of the table carries besides its own: its data file and row index there. */
+  private static final String FILE_COLUMN = "__sluice_file";
+  private static final String ROW_COLUMN = "__sluice_row";
+
   private final Table table;
   private final MergeConfig config;
   private final Tombstones tombstones;
@@ -221,7 +228,7 @@ final class Scd1Merge implements MergeStrategy {
     private final Snapshot snapshot;
     private final int sequence;
     private final List<Batch> routed;
-    // Where the rows read were found (a batch of one partition only: the routed read keeps no locations).
+    // Where the table's rows of the batch's keys were found, so that the MERGE needn't look for them again.
     private final Map<String, BitSet> locations = new HashMap<>();
     final List<Change> ties = new ArrayList<>();
 
@@ -251,17 +258,22 @@ final class Scd1Merge implements MergeStrategy {
       }
       long budget = Math.max(1 << 20, Batch.memoryBudget() / parts.count());
       Batch.Builder[] builders = new Batch.Builder[parts.count()];
+      StructType located = read.add(FILE_COLUMN, PrimitiveType.STRING).add(ROW_COLUMN, PrimitiveType.LONG);
       for (int p = 0; p < builders.length; p++) {
-        builders[p] = Batch.builder(read, budget);
+        builders[p] = Batch.builder(located, budget);
       }
       int[] keyPos = SilverSchemas.positions(read, config.keys());
-      try (CloseableIterator<Row> rows = snapshot.scan().select(read.fieldNames())
-          .filter(range.isEmpty() ? Predicate.alwaysTrue() : Predicate.and(range)).build().rows()) {
+      try (CloseableIterator<LocatedRow> rows = snapshot.scan().select(read.fieldNames())
+          .filter(range.isEmpty() ? Predicate.alwaysTrue() : Predicate.and(range)).build().locatedRows()) {
         while (rows.hasNext()) {
-          Row row = rows.next();
-          List<Object> key = SilverSchemas.key(row, keyPos);
-          if (key != null) {
-            builders[KeyPartitions.of(key, builders.length)].add(row);
+          LocatedRow at = rows.next();
+          List<Object> key = SilverSchemas.key(at.row(), keyPos);
+          // Most of the table's rows are of keys the batch doesn't have: only those it may have are kept.
+          if (key != null && parts.mightHold(key)) {
+            Object[] values = Arrays.copyOf(at.row().toArray(), read.size() + 2);
+            values[read.size()] = at.file();
+            values[read.size() + 1] = at.rowIndex();
+            builders[KeyPartitions.of(key, builders.length)].add(Row.of(values));
           }
         }
       }
@@ -279,12 +291,20 @@ final class Scd1Merge implements MergeStrategy {
             .forEach((k, rows) -> winners.attach(k, rows.get(0)));
         return;
       }
-      winners.attach(routed.get(p).rows(), SilverSchemas.positions(read, config.keys()));
+      winners.attach(routed.get(p).rows(), SilverSchemas.positions(read, config.keys()), this::located);
     }
 
-    /** Per data file, the row indexes of the table's rows of the batch's keys; null when not kept. */
+    /** A routed row of a winner's key: where it is stored is noted (for the MERGE), the row returned without it. */
+    private Row located(Row routedRow) {
+      int n = read.size();
+      String file = (String) routedRow.get(n);
+      locations.computeIfAbsent(file, f -> new BitSet()).set(Math.toIntExact((Long) routedRow.get(n + 1)));
+      return Row.of(Arrays.copyOf(routedRow.toArray(), n));
+    }
+
+    /** Per data file, the row indexes of the table's rows of the batch's keys. */
     Map<String, BitSet> locations() {
-      return routed == null ? locations : null;
+      return locations;
     }
 
     Object sequence(Row current) {

@@ -6,6 +6,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /**
  * The winning change per key of a partition by {@link VersionOrder}, in order of first arrival, and the table's row
@@ -59,10 +60,10 @@ final class Winners {
   }
 
   /**
-   * Notes the table's rows of the winners' keys: {@code rows}, with their key values at {@code keyPositions}; the
-   * first row of a key counts, rows of other keys are skipped.
+   * Notes the table's rows of the winners' keys: {@code rows}, with their key values at {@code keyPositions}, each
+   * row of a winner's key as {@code matched} makes it; the first row of a key counts, rows of other keys are skipped.
    */
-  void attach(Iterable<Row> rows, int[] keyPositions) {
+  void attach(Iterable<Row> rows, int[] keyPositions, UnaryOperator<Row> matched) {
     Row[] pending = new Row[CHUNK];
     List<?>[] keys = new List<?>[CHUNK];
     int n = 0;
@@ -75,19 +76,22 @@ final class Winners {
       keys[n] = key;
       chunk[n] = spread(key.hashCode());
       if (++n == CHUNK) {
-        attachChunk(pending, keys, n);
+        attachChunk(pending, keys, n, matched);
         n = 0;
       }
     }
-    attachChunk(pending, keys, n);
+    attachChunk(pending, keys, n, matched);
   }
 
-  private void attachChunk(Row[] rows, List<?>[] keys, int n) {
+  private void attachChunk(Row[] rows, List<?>[] keys, int n, UnaryOperator<Row> matched) {
     touch(n);
     for (int i = 0; i < n; i++) {
       int slot = find(keys[i], chunk[i]);
-      if (slot >= 0 && current[slot] == null) {
-        current[slot] = rows[i];
+      if (slot >= 0) {
+        Row row = matched.apply(rows[i]);
+        if (current[slot] == null) {
+          current[slot] = row;
+        }
       }
     }
   }

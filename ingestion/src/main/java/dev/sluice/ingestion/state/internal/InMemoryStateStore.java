@@ -7,6 +7,7 @@ import dev.sluice.ingestion.state.StateTimeIndex;
 import dev.sluice.table.data.Row;
 import java.util.Arrays;
 import java.util.Iterator;
+import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.function.BiConsumer;
@@ -108,7 +109,7 @@ final class InMemoryStateStore implements StateStore {
    * largest part of silver's query thread).
    */
   @Override
-  public boolean[] putAllIfAbsent(java.util.List<Row> keys, java.util.List<Row> values) {
+  public boolean[] putAllIfAbsent(List<Row> keys, List<Row> values) {
     checkOpen();
     int n = keys.size();
     if (n != values.size()) {
@@ -117,6 +118,7 @@ final class InMemoryStateStore implements StateStore {
     byte[][] encoded = new byte[n][];
     int[] hashes = new int[n];
     for (int i = 0; i < n; i++) {
+      Objects.requireNonNull(values.get(i), "value (to delete a key, call remove)");
       int len = codec.encodeKey(Objects.requireNonNull(keys.get(i), "key"));
       encoded[i] = Arrays.copyOf(codec.keyBytes(), len);
       hashes[i] = BytesMap.hash(encoded[i]);
@@ -126,7 +128,7 @@ final class InMemoryStateStore implements StateStore {
     for (int i = 0; i < n; i++) {
       byte[] key = encoded[i];
       if (map.slotOf(key, 0, key.length, hashes[i]) < 0) {
-        byte[] value = codec.encodeValue(Objects.requireNonNull(values.get(i), "value (to delete a key, call remove)"));
+        byte[] value = codec.encodeValue(values.get(i));
         map.insert(key, hashes[i], value, log.add(key, hashes[i], null, value));
         put[i] = true;
       }
