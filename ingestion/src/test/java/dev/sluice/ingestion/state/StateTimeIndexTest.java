@@ -90,6 +90,27 @@ class StateTimeIndexTest {
 
   @ParameterizedTest
   @EnumSource(StateStoreType.class)
+  void anEvictionOfThousandsOfEntriesRemovesEachExpiredOneOnce(StateStoreType type) {
+    // More expired entries than one read chunk (RocksDB reads them 1,024 at a time), ending inside a chunk.
+    StateStoreProvider p = provider(type, BY_COUNT, 10);
+    Map<String, Long> entries = new java.util.HashMap<>();
+    for (long i = 0; i < 3_000; i++) {
+      entries.put("k" + i, i);
+    }
+    commit(p, 1, entries);
+    StateStore s = p.load(2);
+    long[] lowest = new long[1];
+    Map<String, Long> removed = removeUpTo(s, BY_COUNT, 2_499, lowest);
+    assertThat(removed).hasSize(2_500).containsEntry("k0", 0L).containsEntry("k1024", 1_024L)
+        .containsEntry("k2499", 2_499L).doesNotContainKey("k2500");
+    assertThat(lowest[0]).isEqualTo(2_500);
+    assertThat(s.size()).isEqualTo(500);
+    s.commit();
+    assertThat(contents(p.load(3))).hasSize(500).containsEntry("k2500", 2_500L).containsEntry("k2999", 2_999L);
+  }
+
+  @ParameterizedTest
+  @EnumSource(StateStoreType.class)
   void aPutMovesItsEntryInTimeAndARemoveTakesItOutOfTheIndex(StateStoreType type) {
     StateStoreProvider p = provider(type, BY_COUNT, 10);
     commit(p, 1, Map.of("a", 5L, "b", 3L, "c", 4L));
