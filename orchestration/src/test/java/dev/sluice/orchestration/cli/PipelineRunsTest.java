@@ -31,15 +31,7 @@ class PipelineRunsTest {
     for (int f = 0; f < 3; f++) {
       Files.writeString(input.resolve("e-" + f + ".jsonl"), "{\"id\": \"" + f + "a\"}\n{\"id\": \"" + f + "b\"}\n");
     }
-    SluiceConfig config = ConfigLoader.parse("""
-        warehouse: %s
-        defaults: {trigger: available_now, max_files_per_trigger: 1}
-        pipelines:
-          - name: events_bronze
-            layer: bronze
-            source: {format: json, path: %s, schema: [{name: id, type: string}]}
-            sink: {table: bronze/events}
-        """.formatted(dir.resolve("warehouse").toUri(), input), "test.yaml", Map.of());
+    SluiceConfig config = oneFilePerBatch(input);
     // Batch 1 is committed to the table, then the run dies before commits/1.
     BatchInterceptor.REGISTRY.put("events_bronze", (step, batchId) -> {
       if (step == BatchInterceptor.Step.AFTER_SINK && batchId == 1) {
@@ -65,15 +57,7 @@ class PipelineRunsTest {
       Files.writeString(input.resolve(String.format("e-%03d.jsonl", f)), "{\"id\": \"" + f + "a\"}\n{\"id\": \"" + f
           + "b\"}\n");
     }
-    SluiceConfig config = ConfigLoader.parse("""
-        warehouse: %s
-        defaults: {trigger: available_now, max_files_per_trigger: 1}
-        pipelines:
-          - name: events_bronze
-            layer: bronze
-            source: {format: json, path: %s, schema: [{name: id, type: string}]}
-            sink: {table: bronze/events}
-        """.formatted(dir.resolve("warehouse").toUri(), input), "test.yaml", Map.of());
+    SluiceConfig config = oneFilePerBatch(input);
     StringWriter out = new StringWriter();
 
     List<PipelineRuns.Outcome> outcomes = run(config, out);
@@ -82,6 +66,19 @@ class PipelineRunsTest {
     assertThat(outcomes.get(0).rowsIn()).isEqualTo(210);
     assertThat(outcomes.get(0).ledger()).containsEntry("rowsIn", 210L).containsEntry("written", 210L);
     assertThat(out.toString()).contains("ok      events_bronze  105 batches, 210 rows in").contains("[210 in = 210 written]");
+  }
+
+  /** A bronze pipeline of JSON events {@code {"id": ...}} from {@code input}, one file per batch. */
+  private SluiceConfig oneFilePerBatch(Path input) {
+    return ConfigLoader.parse("""
+        warehouse: %s
+        defaults: {trigger: available_now, max_files_per_trigger: 1}
+        pipelines:
+          - name: events_bronze
+            layer: bronze
+            source: {format: json, path: %s, schema: [{name: id, type: string}]}
+            sink: {table: bronze/events}
+        """.formatted(dir.resolve("warehouse").toUri(), input), "test.yaml", Map.of());
   }
 
   private static List<PipelineRuns.Outcome> run(SluiceConfig config) {

@@ -114,6 +114,16 @@ final class RocksDbStateStore implements StateStore {
     write(k, old, codec.encodeValue(value));
   }
 
+  /** The values of {@code keys} (null where absent), in one multiGet. */
+  private List<byte[]> readAll(List<byte[]> keys) {
+    gets += keys.size();
+    try {
+      return provider.db().multiGetAsList(keys);
+    } catch (RocksDBException e) {
+      throw provider.failure("reading", e);
+    }
+  }
+
   private byte[] read(byte[] k) {
     try {
       return provider.db().get(k);
@@ -154,13 +164,7 @@ final class RocksDbStateStore implements StateStore {
       for (int i = from; i < to; i++) {
         chunk.add(key(keys.get(i)));
       }
-      List<byte[]> found;
-      try {
-        found = provider.db().multiGetAsList(chunk);
-      } catch (RocksDBException e) {
-        throw provider.failure("reading", e);
-      }
-      gets += chunk.size();
+      List<byte[]> found = readAll(chunk);
       for (int i = from; i < to; i++) {
         byte[] k = chunk.get(i - from);
         if (found.get(i - from) == null && written.add(ByteBuffer.wrap(k))) {
@@ -302,13 +306,7 @@ final class RocksDbStateStore implements StateStore {
     if (chunk.isEmpty()) {
       return 0;
     }
-    List<byte[]> values;
-    try {
-      values = provider.db().multiGetAsList(chunk);
-    } catch (RocksDBException e) {
-      throw provider.failure("reading", e);
-    }
-    gets += chunk.size();
+    List<byte[]> values = readAll(chunk);
     for (int i = 0; i < chunk.size(); i++) {
       byte[] k = chunk.get(i);
       byte[] v = values.get(i);
