@@ -38,10 +38,15 @@ final class ShortRunCompiler {
    * the optimising compiler took 8-10 s of its ~25 s of CPU, 654 of its 1,701 compilations recompiling; with these
    * the 2 M-event medallion took 13.2 s instead of 14.5 s (medians of 8 and 5 alternated runs, 2026-12-05) and ~15 %
    * less CPU. A long run keeps the defaults: the less inlined code was slower over 20 M events (README, Performance).
+   * Sluice's own methods compile at a third of those thresholds (about HotSpot's defaults): the loops a batch runs
+   * through are few and hot and reach C2 sooner, where the libraries' many methods still wait; the medallion then took
+   * 11.5 s instead of 11.9 s (medians of 5 alternated runs, 2026-12-06). {@code quiet} keeps the JVM from announcing
+   * the command on standard output.
    */
   static final List<String> MEDIUM_RUN_OPTIONS = List.of("-XX:FreqInlineSize=100", "-XX:InlineSmallCode=1000",
       "-XX:Tier4InvocationThreshold=15000", "-XX:Tier4MinInvocationThreshold=1800",
-      "-XX:Tier4CompileThreshold=45000", "-XX:Tier4BackEdgeThreshold=120000");
+      "-XX:Tier4CompileThreshold=45000", "-XX:Tier4BackEdgeThreshold=120000", "-XX:CompileCommand=quiet",
+      "-XX:CompileCommand=option,dev/sluice/*.*,double,CompileThresholdScaling,0.33");
   private static final Logger LOG = LoggerFactory.getLogger(ShortRunCompiler.class);
   private static final String DIRECTIVE = "[{match: \"*.*\", c2: {Exclude: true}}]";
 
