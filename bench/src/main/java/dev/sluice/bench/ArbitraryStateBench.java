@@ -80,7 +80,7 @@ final class ArbitraryStateBench {
     long cpu0 = cpuNanos();
     Random random = new Random(11);
     long start = Instant.parse("2024-01-01T00:00:00Z").toEpochMilli();
-    try (SluiceSession session = SluiceSession.create()) {
+    try (SluiceSession session = SluiceSession.create(); AllProgress all = AllProgress.of(session)) {
       StreamingQuery q = session.readStream().format("memory").option("name", name).load()
           .withWatermark("ts", "1 minute").groupByKey("user")
           .flatMapGroupsWithState(new Sessions(), OutputMode.APPEND, Encoders.record(Session.class),
@@ -101,7 +101,7 @@ final class ArbitraryStateBench {
         nanos += System.nanoTime() - t0;
       }
       q.stop();
-      progress = q.recentProgress();
+      progress = all.of(q);
     } finally {
       MemoryStream.remove(name);
     }

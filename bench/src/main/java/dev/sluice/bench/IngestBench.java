@@ -72,12 +72,12 @@ final class IngestBench {
   }
 
   private static List<QueryProgress> run(Path landing, Path table, int filesPerTrigger) {
-    try (SluiceSession session = SluiceSession.create()) {
+    try (SluiceSession session = SluiceSession.create(); AllProgress all = AllProgress.of(session)) {
       StreamingQuery q = session.readStream().format("json").schema(ORDERS)
           .option("maxFilesPerTrigger", Integer.toString(filesPerTrigger)).load(landing.toString())
           .writeStream().queryName("bench").trigger(Trigger.availableNow()).toTable(table.toString());
       q.awaitTermination();
-      return q.recentProgress();
+      return all.of(q);
     }
   }
 

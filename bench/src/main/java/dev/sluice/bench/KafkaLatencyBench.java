@@ -65,7 +65,7 @@ final class KafkaLatencyBench {
       long start;
       long sent;
       Table table;
-      try (SluiceSession session = SluiceSession.create()) {
+      try (SluiceSession session = SluiceSession.create(); AllProgress all = AllProgress.of(session)) {
         table = session.table(config.tableUri("bronze/events").toString());
         // created up front with the change data feed on, so latencies can be read back by _commit_version
         table.create(BronzePipeline.tableSchema(config.pipeline("events_bronze").orElseThrow()).orElseThrow())
@@ -78,7 +78,7 @@ final class KafkaLatencyBench {
         sent = produce(bootstrap, rate, seconds, start);
         // let the last events land
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (rows(q) < sent && System.nanoTime() < deadline && q.isActive()) {
+        while (all.inputRows(q) < sent && System.nanoTime() < deadline && q.isActive()) {
           Thread.sleep(20);
         }
         Thread.sleep(100);
@@ -103,10 +103,6 @@ final class KafkaLatencyBench {
       out.put("note", "single in-process broker in the same JVM; trigger processingTime 0; first 5 s excluded");
       return out;
     }
-  }
-
-  private static long rows(StreamingQuery q) {
-    return q.recentProgress().stream().mapToLong(p -> p.numInputRows()).sum();
   }
 
   /** Notes the first time each new table version is seen. */

@@ -75,7 +75,7 @@ final class KafkaSinkBench {
     long cpu0 = os.getProcessCpuTime();
     long t0 = System.nanoTime();
     double sinkMs = 0;
-    try (SluiceSession session = SluiceSession.create()) {
+    try (SluiceSession session = SluiceSession.create(); AllProgress all = AllProgress.of(session)) {
       StreamingQuery q = session.readStream().format("json").schema(SCHEMA).option("maxFilesPerTrigger", "1")
           .load(landing.toString())
           .selectExpr("CAST(id AS STRING) AS key", "concat(status, ',', CAST(amount AS STRING)) AS value")
@@ -84,7 +84,7 @@ final class KafkaSinkBench {
           .option("kafka.linger.ms", "5").option("checkpointLocation", dir.resolve("ckpt-" + name).toString())
           .start();
       q.awaitTermination();
-      for (QueryProgress p : q.recentProgress()) {
+      for (QueryProgress p : all.of(q)) {
         sinkMs += p.durationMs().getOrDefault("addBatch", 0L);
       }
     }

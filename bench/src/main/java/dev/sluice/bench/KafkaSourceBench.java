@@ -78,18 +78,18 @@ final class KafkaSourceBench {
         + "      max_offsets_per_trigger: " + perBatch + "\n"
         + "    sink: {table: bronze/" + topic + "}\n";
     SluiceConfig config = ConfigLoader.parse(yaml, "bench.yaml", Map.of());
-    try (SluiceSession session = SluiceSession.create()) {
+    try (SluiceSession session = SluiceSession.create(); AllProgress all = AllProgress.of(session)) {
       StreamingQuery q = BronzePipeline.start(session, config, config.pipeline(topic + "_bronze").orElseThrow(),
           Trigger.processingTime(Duration.ZERO));
       long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(30);
-      while (q.recentProgress().stream().mapToLong(QueryProgress::numInputRows).sum() < events) {
+      while (all.inputRows(q) < events) {
         if (!q.isActive() || System.nanoTime() > deadline) {
           throw new IllegalStateException("The bronze query stopped or timed out: " + q.exception());
         }
         Thread.sleep(20);
       }
       q.stop();
-      return q.recentProgress();
+      return all.of(q);
     }
   }
 

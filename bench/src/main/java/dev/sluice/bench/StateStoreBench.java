@@ -88,7 +88,8 @@ final class StateStoreBench {
     out.put("rocksdb_memory_mb", type == StateStoreType.ROCKSDB ? settings.rocksDbMemoryBytes() >> 20 : 0);
     out.put("max_heap_mb", Runtime.getRuntime().maxMemory() >> 20);
     resetPeakHeap();
-    try (SluiceSession session = SluiceSession.builder().stateStore(settings).build()) {
+    try (SluiceSession session = SluiceSession.builder().stateStore(settings).build();
+        AllProgress all = AllProgress.of(session)) {
       long cpu0 = cpu();
       long t0 = System.nanoTime();
       StreamingQuery q = start(session, dir, emitted);
@@ -97,7 +98,7 @@ final class StateStoreBench {
       long cpu = cpu() - cpu0;
       long heapLoaded = heapAfterGc(); // the query still runs: its state is loaded
       q.stop();
-      List<QueryProgress> progress = q.recentProgress().stream().filter(p -> p.numInputRows() > 0).toList();
+      List<QueryProgress> progress = all.of(q).stream().filter(p -> p.numInputRows() > 0).toList();
       QueryProgress last = progress.get(progress.size() - 1);
       long events = progress.stream().mapToLong(QueryProgress::numInputRows).sum();
       long stateRows = last.stateOperators().stream().mapToLong(QueryProgress.StateOperatorProgress::numRowsTotal).sum();

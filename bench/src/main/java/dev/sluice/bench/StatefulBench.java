@@ -44,7 +44,7 @@ final class StatefulBench {
     AtomicLong emitted = new AtomicLong();
     List<QueryProgress> progress;
     long nanos = 0;
-    try (SluiceSession session = SluiceSession.create()) {
+    try (SluiceSession session = SluiceSession.create(); AllProgress all = AllProgress.of(session)) {
       StreamingQuery q = session.readStream().format("memory").option("name", name).load()
           .withWatermark("ts", "1 minute")
           .dropDuplicatesWithinWatermark("event_id")
@@ -60,7 +60,7 @@ final class StatefulBench {
         nanos += System.nanoTime() - t0;
       }
       q.stop();
-      progress = q.recentProgress();
+      progress = all.of(q);
     } finally {
       MemoryStream.remove(name);
     }

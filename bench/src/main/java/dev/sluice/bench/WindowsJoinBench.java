@@ -57,7 +57,7 @@ final class WindowsJoinBench {
     }
     data.add(List.of(Row.of("flush", Instant.ofEpochMilli(T0 + batches * 120_000L + 3_600_000), 0L)));
     MemoryStream input = MemoryStream.named("bench-sessions", EVENTS);
-    try (SluiceSession session = SluiceSession.create()) {
+    try (SluiceSession session = SluiceSession.create(); AllProgress all = AllProgress.of(session)) {
       AtomicLong emitted = new AtomicLong();
       StreamingQuery q = session.readStream().format("memory").option("name", "bench-sessions").load()
           .withWatermark("ts", "5 minutes")
@@ -65,7 +65,7 @@ final class WindowsJoinBench {
           .writeStream().outputMode("append").queryName("bench-sessions")
           .option("checkpointLocation", dir.resolve("sessions").toString())
           .foreachBatch((batch, id) -> emitted.addAndGet(batch.size())).start();
-      Map<String, Object> out = feed(q, List.of(input), List.of(data), "session_window_aggregation");
+      Map<String, Object> out = feed(q, all, List.of(input), List.of(data), "session_window_aggregation");
       out.put("users", users);
       out.put("sessions_emitted", emitted.get());
       return out;
@@ -97,7 +97,7 @@ final class WindowsJoinBench {
     clicks.add(List.of(Row.of(-1L, Instant.ofEpochMilli(far))));
     MemoryStream left = MemoryStream.named("bench-imps", IMPRESSIONS);
     MemoryStream right = MemoryStream.named("bench-clicks", CLICKS);
-    try (SluiceSession session = SluiceSession.create()) {
+    try (SluiceSession session = SluiceSession.create(); AllProgress all = AllProgress.of(session)) {
       AtomicLong emitted = new AtomicLong();
       StreamFrame i = session.readStream().format("memory").option("name", "bench-imps").load()
           .withWatermark("imp_ts", "1 minute");
@@ -107,7 +107,7 @@ final class WindowsJoinBench {
               "inner").writeStream().queryName("bench-join")
           .option("checkpointLocation", dir.resolve("join").toString())
           .foreachBatch((batch, id) -> emitted.addAndGet(batch.size())).start();
-      Map<String, Object> out = feed(q, List.of(left, right), List.of(imps, clicks), "stream_stream_join_10_minutes");
+      Map<String, Object> out = feed(q, all, List.of(left, right), List.of(imps, clicks), "stream_stream_join_10_minutes");
       out.put("impressions", rows);
       out.put("clicks", rows);
       out.put("joined_rows", emitted.get());
@@ -118,8 +118,8 @@ final class WindowsJoinBench {
     }
   }
 
-  private static Map<String, Object> feed(StreamingQuery q, List<MemoryStream> inputs, List<List<List<Row>>> data,
-      String name) {
+  private static Map<String, Object> feed(StreamingQuery q, AllProgress all, List<MemoryStream> inputs,
+      List<List<List<Row>>> data, String name) {
     var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     long nanos = 0;
     long cpu0 = os.getProcessCpuTime();
@@ -133,7 +133,7 @@ final class WindowsJoinBench {
     }
     long cpu = os.getProcessCpuTime() - cpu0;
     q.stop();
-    List<QueryProgress> progress = q.recentProgress();
+    List<QueryProgress> progress = all.of(q);
     long events = progress.stream().mapToLong(QueryProgress::numInputRows).sum();
     Map<String, Object> out = Json.object();
     out.put("benchmark", name);
