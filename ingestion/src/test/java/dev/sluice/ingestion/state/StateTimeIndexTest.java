@@ -111,6 +111,29 @@ class StateTimeIndexTest {
 
   @ParameterizedTest
   @EnumSource(StateStoreType.class)
+  void entriesPutTogetherAreIndexedLikeEntriesPutOneByOne(StateStoreType type) {
+    // A dedup's putAllIfAbsent: RocksDB writes each chunk's new entries and their index entries in one batch.
+    StateStoreProvider p = provider(type, BY_COUNT, 10);
+    commit(p, 1, Map.of("k5", 5L));
+    StateStore s = p.load(2);
+    List<dev.sluice.table.data.Row> keys = new ArrayList<>();
+    List<dev.sluice.table.data.Row> values = new ArrayList<>();
+    for (long i = 0; i < 3_000; i++) {
+      keys.add(key("k" + i));
+      values.add(value(i == 5 ? 9_999 : i));
+    }
+    s.putAllIfAbsent(keys, values);
+    long[] lowest = new long[1];
+    Map<String, Long> removed = removeUpTo(s, BY_COUNT, 2_499, lowest);
+    assertThat(removed).hasSize(2_500).containsEntry("k5", 5L).containsEntry("k1024", 1_024L)
+        .containsEntry("k2499", 2_499L).doesNotContainKey("k2500");
+    assertThat(lowest[0]).isEqualTo(2_500);
+    s.commit();
+    assertThat(contents(p.load(3))).hasSize(500).containsEntry("k2500", 2_500L).containsEntry("k2999", 2_999L);
+  }
+
+  @ParameterizedTest
+  @EnumSource(StateStoreType.class)
   void aPutMovesItsEntryInTimeAndARemoveTakesItOutOfTheIndex(StateStoreType type) {
     StateStoreProvider p = provider(type, BY_COUNT, 10);
     commit(p, 1, Map.of("a", 5L, "b", 3L, "c", 4L));

@@ -146,7 +146,10 @@ final class RocksDbStateStore implements StateStore {
     return true;
   }
 
-  /** Looks the keys up with multiGet, a chunk at a time (fewer JNI calls; RocksDB probes a chunk's keys together). */
+  /**
+   * Looks the keys up with multiGet and writes the new ones in one write batch, a chunk at a time (fewer JNI calls;
+   * RocksDB probes a chunk's keys together).
+   */
   @Override
   public boolean[] putAllIfAbsent(List<Row> keys, List<Row> values) {
     checkOpen();
@@ -157,10 +160,14 @@ final class RocksDbStateStore implements StateStore {
     // A key put by an earlier chunk is in the database when a later chunk looks it up; within a chunk, this tells.
     Set<ByteBuffer> written = new HashSet<>();
     List<byte[]> chunk = new ArrayList<>(MULTI_GET_CHUNK);
+    List<byte[]> newKeys = new ArrayList<>(MULTI_GET_CHUNK);
+    List<byte[]> newValues = new ArrayList<>(MULTI_GET_CHUNK);
     for (int from = 0; from < put.length; from += MULTI_GET_CHUNK) {
       int to = Math.min(put.length, from + MULTI_GET_CHUNK);
       chunk.clear();
       written.clear();
+      newKeys.clear();
+      newValues.clear();
       for (int i = from; i < to; i++) {
         chunk.add(key(keys.get(i)));
       }
@@ -168,13 +175,32 @@ final class RocksDbStateStore implements StateStore {
       for (int i = from; i < to; i++) {
         byte[] k = chunk.get(i - from);
         if (found.get(i - from) == null && written.add(ByteBuffer.wrap(k))) {
-          size++;
-          write(k, null, codec.encodeValue(Objects.requireNonNull(values.get(i), "value")));
+          newKeys.add(k);
+          newValues.add(codec.encodeValue(Objects.requireNonNull(values.get(i), "value")));
           put[i] = true;
         }
       }
+      writeAbsent(newKeys, newValues);
     }
     return put;
+  }
+
+  private void writeAbsent(List<byte[]> newKeys, List<byte[]> newValues) {
+    if (newKeys.isEmpty()) {
+      return;
+    }
+    lastKey = null;
+    try {
+      provider.putAbsent(newKeys, newValues);
+    } catch (RocksDBException e) {
+      throw provider.failure("writing", e);
+    }
+    for (int i = 0; i < newKeys.size(); i++) {
+      changelog.putEncoded(newKeys.get(i), newValues.get(i));
+    }
+    size += newKeys.size();
+    updated += newKeys.size();
+    puts += newKeys.size();
   }
 
   /** Writes {@code k} → {@code v} over {@code old} (null: none; for an index in the key, any non-null). */
@@ -317,9 +343,17 @@ final class RocksDbStateStore implements StateStore {
       if (removed != null) {
         removed.accept(codec.decodeKey(k), codec.decodeValue(v));
       }
-      delete(k, v);
     }
+    lastKey = null;
+    try {
+      provider.deleteAll(chunk, values);
+    } catch (RocksDBException e) {
+      throw provider.failure("deleting from", e);
+    }
+    chunk.forEach(changelog::removeEncoded);
     int n = chunk.size();
+    size -= n;
+    this.removed += n;
     chunk.clear();
     return n;
   }
