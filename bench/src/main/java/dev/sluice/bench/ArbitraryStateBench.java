@@ -4,6 +4,7 @@ import dev.sluice.ingestion.OutputMode;
 import dev.sluice.ingestion.QueryProgress;
 import dev.sluice.ingestion.SluiceSession;
 import dev.sluice.ingestion.StreamingQuery;
+import dev.sluice.ingestion.internal.runner.BatchHistory;
 import dev.sluice.ingestion.source.MemoryStream;
 import dev.sluice.ingestion.stateful.Encoders;
 import dev.sluice.ingestion.stateful.FlatMapGroupsWithStateFunction;
@@ -80,7 +81,7 @@ final class ArbitraryStateBench {
     long cpu0 = cpuNanos();
     Random random = new Random(11);
     long start = Instant.parse("2024-01-01T00:00:00Z").toEpochMilli();
-    try (SluiceSession session = SluiceSession.create(); AllProgress all = AllProgress.of(session)) {
+    try (SluiceSession session = SluiceSession.create(); BatchHistory all = BatchHistory.of(session)) {
       StreamingQuery q = session.readStream().format("memory").option("name", name).load()
           .withWatermark("ts", "1 minute").groupByKey("user")
           .flatMapGroupsWithState(new Sessions(), OutputMode.APPEND, Encoders.record(Session.class),

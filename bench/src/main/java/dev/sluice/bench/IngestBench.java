@@ -4,6 +4,7 @@ import dev.sluice.ingestion.QueryProgress;
 import dev.sluice.ingestion.SluiceSession;
 import dev.sluice.ingestion.StreamingQuery;
 import dev.sluice.ingestion.Trigger;
+import dev.sluice.ingestion.internal.runner.BatchHistory;
 import dev.sluice.table.types.PrimitiveType;
 import dev.sluice.table.types.StructField;
 import dev.sluice.table.types.StructType;
@@ -72,7 +73,7 @@ final class IngestBench {
   }
 
   private static List<QueryProgress> run(Path landing, Path table, int filesPerTrigger) {
-    try (SluiceSession session = SluiceSession.create(); AllProgress all = AllProgress.of(session)) {
+    try (SluiceSession session = SluiceSession.create(); BatchHistory all = BatchHistory.of(session)) {
       StreamingQuery q = session.readStream().format("json").schema(ORDERS)
           .option("maxFilesPerTrigger", Integer.toString(filesPerTrigger)).load(landing.toString())
           .writeStream().queryName("bench").trigger(Trigger.availableNow()).toTable(table.toString());

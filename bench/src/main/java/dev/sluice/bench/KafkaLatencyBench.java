@@ -6,6 +6,7 @@ import dev.sluice.config.SluiceConfig;
 import dev.sluice.ingestion.SluiceSession;
 import dev.sluice.ingestion.StreamingQuery;
 import dev.sluice.ingestion.Trigger;
+import dev.sluice.ingestion.internal.runner.BatchHistory;
 import dev.sluice.table.ChangeFeed;
 import dev.sluice.table.Table;
 import dev.sluice.table.data.CloseableIterator;
@@ -65,7 +66,7 @@ final class KafkaLatencyBench {
       long start;
       long sent;
       Table table;
-      try (SluiceSession session = SluiceSession.create(); AllProgress all = AllProgress.of(session)) {
+      try (SluiceSession session = SluiceSession.create(); BatchHistory all = BatchHistory.of(session)) {
         table = session.table(config.tableUri("bronze/events").toString());
         // created up front with the change data feed on, so latencies can be read back by _commit_version
         table.create(BronzePipeline.tableSchema(config.pipeline("events_bronze").orElseThrow()).orElseThrow())

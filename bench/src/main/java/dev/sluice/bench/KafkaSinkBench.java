@@ -4,6 +4,7 @@ import dev.sluice.ingestion.QueryProgress;
 import dev.sluice.ingestion.SluiceSession;
 import dev.sluice.ingestion.StreamingQuery;
 import dev.sluice.ingestion.Trigger;
+import dev.sluice.ingestion.internal.runner.BatchHistory;
 import dev.sluice.table.types.PrimitiveType;
 import dev.sluice.table.types.StructField;
 import dev.sluice.table.types.StructType;
@@ -75,7 +76,7 @@ final class KafkaSinkBench {
     long cpu0 = os.getProcessCpuTime();
     long t0 = System.nanoTime();
     double sinkMs = 0;
-    try (SluiceSession session = SluiceSession.create(); AllProgress all = AllProgress.of(session)) {
+    try (SluiceSession session = SluiceSession.create(); BatchHistory all = BatchHistory.of(session)) {
       StreamingQuery q = session.readStream().format("json").schema(SCHEMA).option("maxFilesPerTrigger", "1")
           .load(landing.toString())
           .selectExpr("CAST(id AS STRING) AS key", "concat(status, ',', CAST(amount AS STRING)) AS value")

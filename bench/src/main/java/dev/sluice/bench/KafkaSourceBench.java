@@ -7,6 +7,7 @@ import dev.sluice.ingestion.QueryProgress;
 import dev.sluice.ingestion.SluiceSession;
 import dev.sluice.ingestion.StreamingQuery;
 import dev.sluice.ingestion.Trigger;
+import dev.sluice.ingestion.internal.runner.BatchHistory;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -78,7 +79,7 @@ final class KafkaSourceBench {
         + "      max_offsets_per_trigger: " + perBatch + "\n"
         + "    sink: {table: bronze/" + topic + "}\n";
     SluiceConfig config = ConfigLoader.parse(yaml, "bench.yaml", Map.of());
-    try (SluiceSession session = SluiceSession.create(); AllProgress all = AllProgress.of(session)) {
+    try (SluiceSession session = SluiceSession.create(); BatchHistory all = BatchHistory.of(session)) {
       StreamingQuery q = BronzePipeline.start(session, config, config.pipeline(topic + "_bronze").orElseThrow(),
           Trigger.processingTime(Duration.ZERO));
       long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(30);

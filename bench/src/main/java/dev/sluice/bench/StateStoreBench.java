@@ -2,15 +2,16 @@ package dev.sluice.bench;
 
 import dev.sluice.ingestion.QueryProgress;
 import dev.sluice.ingestion.SluiceSession;
+import dev.sluice.ingestion.StateReader;
 import dev.sluice.ingestion.StreamingQuery;
 import dev.sluice.ingestion.Trigger;
+import dev.sluice.ingestion.internal.runner.BatchHistory;
 import dev.sluice.ingestion.state.StateStoreSettings;
 import dev.sluice.ingestion.state.StateStoreType;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import dev.sluice.ingestion.StateReader;
 import dev.sluice.table.data.CloseableIterator;
 import dev.sluice.table.data.Row;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
@@ -89,7 +90,7 @@ final class StateStoreBench {
     out.put("max_heap_mb", Runtime.getRuntime().maxMemory() >> 20);
     resetPeakHeap();
     try (SluiceSession session = SluiceSession.builder().stateStore(settings).build();
-        AllProgress all = AllProgress.of(session)) {
+        BatchHistory all = BatchHistory.of(session)) {
       long cpu0 = cpu();
       long t0 = System.nanoTime();
       StreamingQuery q = start(session, dir, emitted);

@@ -3,6 +3,7 @@ package dev.sluice.bench;
 import dev.sluice.ingestion.QueryProgress;
 import dev.sluice.ingestion.SluiceSession;
 import dev.sluice.ingestion.StreamingQuery;
+import dev.sluice.ingestion.internal.runner.BatchHistory;
 import dev.sluice.ingestion.source.MemoryStream;
 import dev.sluice.table.data.Row;
 import dev.sluice.table.types.PrimitiveType;
@@ -44,7 +45,7 @@ final class StatefulBench {
     AtomicLong emitted = new AtomicLong();
     List<QueryProgress> progress;
     long nanos = 0;
-    try (SluiceSession session = SluiceSession.create(); AllProgress all = AllProgress.of(session)) {
+    try (SluiceSession session = SluiceSession.create(); BatchHistory all = BatchHistory.of(session)) {
       StreamingQuery q = session.readStream().format("memory").option("name", name).load()
           .withWatermark("ts", "1 minute")
           .dropDuplicatesWithinWatermark("event_id")

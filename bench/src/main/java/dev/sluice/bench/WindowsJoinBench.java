@@ -4,6 +4,7 @@ import dev.sluice.ingestion.QueryProgress;
 import dev.sluice.ingestion.SluiceSession;
 import dev.sluice.ingestion.StreamFrame;
 import dev.sluice.ingestion.StreamingQuery;
+import dev.sluice.ingestion.internal.runner.BatchHistory;
 import dev.sluice.ingestion.source.MemoryStream;
 import dev.sluice.table.data.Row;
 import dev.sluice.table.types.PrimitiveType;
@@ -57,7 +58,7 @@ final class WindowsJoinBench {
     }
     data.add(List.of(Row.of("flush", Instant.ofEpochMilli(T0 + batches * 120_000L + 3_600_000), 0L)));
     MemoryStream input = MemoryStream.named("bench-sessions", EVENTS);
-    try (SluiceSession session = SluiceSession.create(); AllProgress all = AllProgress.of(session)) {
+    try (SluiceSession session = SluiceSession.create(); BatchHistory all = BatchHistory.of(session)) {
       AtomicLong emitted = new AtomicLong();
       StreamingQuery q = session.readStream().format("memory").option("name", "bench-sessions").load()
           .withWatermark("ts", "5 minutes")
@@ -97,7 +98,7 @@ final class WindowsJoinBench {
     clicks.add(List.of(Row.of(-1L, Instant.ofEpochMilli(far))));
     MemoryStream left = MemoryStream.named("bench-imps", IMPRESSIONS);
     MemoryStream right = MemoryStream.named("bench-clicks", CLICKS);
-    try (SluiceSession session = SluiceSession.create(); AllProgress all = AllProgress.of(session)) {
+    try (SluiceSession session = SluiceSession.create(); BatchHistory all = BatchHistory.of(session)) {
       AtomicLong emitted = new AtomicLong();
       StreamFrame i = session.readStream().format("memory").option("name", "bench-imps").load()
           .withWatermark("imp_ts", "1 minute");
@@ -118,7 +119,7 @@ final class WindowsJoinBench {
     }
   }
 
-  private static Map<String, Object> feed(StreamingQuery q, AllProgress all, List<MemoryStream> inputs,
+  private static Map<String, Object> feed(StreamingQuery q, BatchHistory all, List<MemoryStream> inputs,
       List<List<List<Row>>> data, String name) {
     var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     long nanos = 0;

@@ -8,15 +8,12 @@ import dev.sluice.ingestion.QueryProgress;
 import dev.sluice.ingestion.SluiceSession;
 import dev.sluice.ingestion.StreamingQuery;
 import dev.sluice.ingestion.StreamingQueryException;
-import dev.sluice.ingestion.StreamingQueryListener;
 import dev.sluice.ingestion.Trigger;
+import dev.sluice.ingestion.internal.runner.BatchHistory;
 import dev.sluice.silver.SilverPipeline;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 
 /** Starts pipelines as streaming queries of the layer they belong to; runs backlogs to completion in dependency order. */
 public final class PipelineRunner {
@@ -37,13 +34,10 @@ public final class PipelineRunner {
 
   /**
    * Runs exactly one pipeline's backlog with {@code availableNow} (not its upstreams) and waits for it. The result
-   * holds every batch of the run: a listener collects them, since {@code recentProgress()} keeps only the last 100
-   * (a run of 200 batches was reported as 100, with half its rows and ledger).
+   * holds every batch of the run ({@link BatchHistory}), not only the last 100 {@code recentProgress()} keeps.
    */
   public static RunResult runOne(SluiceSession session, SluiceConfig config, PipelineConfig p) {
-    RunBatches batches = new RunBatches(p.name());
-    session.streams().addListener(batches);
-    try {
+    try (BatchHistory batches = BatchHistory.of(session, p.name())) {
       StreamingQuery q = start(session, config, p, Trigger.availableNow());
       q.awaitTermination();
       return new RunResult(p.name(), true, batches.of(q), Optional.empty());
@@ -52,30 +46,6 @@ public final class PipelineRunner {
     } catch (RuntimeException e) {
       return new RunResult(p.name(), false, List.of(), Optional.of(
           new StreamingQueryException("Pipeline " + p.name() + " could not start: " + e.getMessage(), null, e)));
-    } finally {
-      session.streams().removeListener(batches);
-    }
-  }
-
-  /** The progress of every batch of the queries named {@code name}, by run. */
-  private static final class RunBatches implements StreamingQueryListener {
-    private final String name;
-    private final Map<UUID, List<QueryProgress>> byRun = new ConcurrentHashMap<>();
-
-    RunBatches(String name) {
-      this.name = name;
-    }
-
-    @Override
-    public void onQueryProgress(StreamingQuery query, QueryProgress progress) {
-      if (name.equals(query.name())) {
-        byRun.computeIfAbsent(query.runId(), id -> java.util.Collections.synchronizedList(new ArrayList<>()))
-            .add(progress);
-      }
-    }
-
-    List<QueryProgress> of(StreamingQuery query) {
-      return List.copyOf(byRun.getOrDefault(query.runId(), List.of()));
     }
   }
 

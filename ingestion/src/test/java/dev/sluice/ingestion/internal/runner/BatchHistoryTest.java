@@ -1,4 +1,4 @@
-package dev.sluice.bench;
+package dev.sluice.ingestion.internal.runner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -16,15 +16,15 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A bench's count of a query's batches and rows covers every batch, past the 100 that recentProgress keeps. */
-class AllProgressTest {
+/** A count of a query's batches and rows covers every batch, past the 100 that recentProgress keeps. */
+class BatchHistoryTest {
   private static final StructType EVENTS = StructType.of(StructField.of("id", PrimitiveType.LONG));
 
   @Test
   void everyBatchOfALongRunIsCounted(@TempDir Path dir) throws Exception {
     MemoryStream input = MemoryStream.named("all-progress", EVENTS);
     AtomicLong written = new AtomicLong();
-    try (SluiceSession session = SluiceSession.create(); AllProgress all = AllProgress.of(session)) {
+    try (SluiceSession session = SluiceSession.create(); BatchHistory all = BatchHistory.of(session)) {
       StreamingQuery q = session.readStream().format("memory").option("name", "all-progress").load()
           .writeStream().queryName("all-progress").option("checkpointLocation", dir.toString())
           .foreachBatch((batch, id) -> written.addAndGet(batch.size())).start();
