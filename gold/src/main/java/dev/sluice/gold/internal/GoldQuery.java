@@ -66,8 +66,11 @@ public final class GoldQuery {
         () -> GoldErrors.notGold(pipeline.name(), "its source names no table or pipeline"))).toString();
     Table silver = session.table(silverUri);
     Table gold = session.table(goldUri);
-    StreamFrame changes = session.readStream().format("delta").options(pipeline.source().options())
-        .option("readChangeFeed", "true").load(silverUri);
+    // Update and complete mode read a batch once (the sink counts the ledger as it aggregates): silver's snapshot
+    // is decoded from its files in that pass, never copied. Append mode's plan is the engine's.
+    StreamFrame changes = session.readStream().format("delta")
+        .option("rereadFiles", Boolean.toString(aggregate.outputMode() != AggregateOutputMode.APPEND))
+        .options(pipeline.source().options()).option("readChangeFeed", "true").load(silverUri);
     boolean append = aggregate.outputMode() == AggregateOutputMode.APPEND;
     SnapshotRows snapshot = append ? null : new SnapshotRows(silver, gold,
         aggregate.outputMode() == AggregateOutputMode.COMPLETE, pruneColumn(), windowMicros(true),
@@ -80,7 +83,7 @@ public final class GoldQuery {
     if (append) {
       refuseAppendOverExistingWindows(gold, checkpoint);
     }
-    var writer = append ? appendQuery(frame, gold) : frame.mapBatches("gold: ledger", new ChangeLedger(aggregate, ledger, state))
+    var writer = append ? appendQuery(frame, gold) : frame.mapBatches("gold: bind the aggregate", new BindAggregate(aggregate, state))
         .writeStream().foreachBatch(new RecomputeGroups(aggregate, gold, pipeline.sink().partitionBy(), ledger, state));
     // The engine's stateful steps (append mode's windowed aggregation) use the pipeline's state_store; update
     // mode's group totals (GroupState) stay in memory: nothing closes them at the end of a run yet.

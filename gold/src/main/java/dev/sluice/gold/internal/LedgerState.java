@@ -1,8 +1,8 @@
 package dev.sluice.gold.internal;
 
 /**
- * What the first step of a batch learned (the number of change rows read) for the ledger step after the
- * filter; both run in the query's thread, one batch at a time.
+ * What the first step of a batch learned (the number of change rows read, the batch's time) for the steps after
+ * the filter; all run in the query's thread, one batch at a time.
  */
 final class LedgerState {
   private long batchId = -1;

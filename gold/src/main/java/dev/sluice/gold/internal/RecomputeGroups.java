@@ -64,6 +64,7 @@ final class RecomputeGroups implements BatchFunction {
     boolean full = batchMetrics.getOrDefault(SnapshotRows.FULL, 0L) > 0;
     boolean incremental = batchMetrics.getOrDefault(TagChanges.INCREMENTAL, 0L) > 0;
     if (rowsIn == 0 && !full) {
+      batchMetrics.putAll(Ledger.of(0, 0, 0));
       if (incremental) {
         state.commit(batchId); // the next batch loads this version
         state.cleanUp(batchId);
@@ -72,11 +73,12 @@ final class RecomputeGroups implements BatchFunction {
     }
     GroupAggregation aggregation = new GroupAggregation(config, batch.schema());
     EvalContext eval = EvalContext.of(ledger.batchTimestamp());
+    ChangeLedger changes = new ChangeLedger(aggregation, batch.schema());
     Map<String, Row> result;
     Set<String> deletes;
     if (state != null) {
       StateAggregation.Result r = new StateAggregation(aggregation).apply(batch, !incremental,
-          state.store(batchId), eval);
+          state.store(batchId), eval, changes);
       result = r.rows();
       deletes = r.emptied();
     } else {
@@ -84,6 +86,7 @@ final class RecomputeGroups implements BatchFunction {
       List<Row> current = new ArrayList<>();
       Map<GroupId, String> touched = new java.util.HashMap<>();
       for (Row r : batch.rows()) {
+        changes.count(r);
         if ((Boolean) r.get(snapshot)) {
           current.add(r);
         } else {
@@ -95,6 +98,7 @@ final class RecomputeGroups implements BatchFunction {
       result = aggregation.aggregate(current, full ? k -> true : touched::containsKey, eval);
       deletes = new HashSet<>(touched.values());
     }
+    changes.report(rowsIn, batchMetrics);
     Map<String, Long> metrics = new TreeMap<>(batchMetrics);
     if (!gold.exists()) {
       gold.create(aggregation.outputSchema()).partitionBy(partitionBy.toArray(String[]::new)).ifNotExists().commit();

@@ -32,16 +32,17 @@ final class StateAggregation {
 
   /**
    * Applies the rows of {@code batch} to {@code store}: with {@code seed}, its snapshot rows (the store
-   * is empty: every group is recomputed), else its change rows.
+   * is empty: every group is recomputed), else its change rows; {@code changes} counts every row on the way.
    *
    * @throws IllegalStateException when a group would have fewer than no rows (state and feed disagree)
    */
-  Result apply(Batch batch, boolean seed, StateStore store, EvalContext context) {
+  Result apply(Batch batch, boolean seed, StateStore store, EvalContext context, ChangeLedger changes) {
     int snapshot = batch.schema().indexOf(TagChanges.SNAPSHOT);
     int changeType = batch.schema().indexOf(CHANGE_TYPE);
     // By group id: the key text (and the state lookup by it) is made once per group, not per row.
     Map<GroupId, Touched> touched = new HashMap<>();
     for (Row r : batch.rows()) {
+      changes.count(r);
       if ((Boolean) r.get(snapshot) != seed) {
         continue;
       }

@@ -2,6 +2,7 @@ package dev.sluice.ingestion.source.internal.delta;
 
 import dev.sluice.ingestion.Batch;
 import dev.sluice.ingestion.internal.spill.ReadAhead;
+import dev.sluice.ingestion.internal.spill.ReplayedRows;
 import dev.sluice.ingestion.source.ReadLimit;
 import dev.sluice.ingestion.source.Source;
 import dev.sluice.ingestion.source.SourceOffset;
@@ -187,6 +188,12 @@ final class DeltaSource implements Source {
     Batch.Builder rows = Batch.builder(schema);
     DeltaSourceOffset next = from;
     if (from.isStartingVersion()) {
+      if (options.rereadFiles() && endsWithSnapshot(from, to)) {
+        Optional<Batch> replayed = replayedSnapshot(from, to);
+        if (replayed.isPresent()) {
+          return replayed.get();
+        }
+      }
       readSnapshot(from, to, rows);
       if (to.isStartingVersion()) {
         return rows.build();
@@ -201,6 +208,12 @@ final class DeltaSource implements Source {
     return rows.build();
   }
 
+  /** Whether a batch that starts in {@code from}'s snapshot holds nothing after it (no commit's rows). */
+  private static boolean endsWithSnapshot(DeltaSourceOffset from, DeltaSourceOffset to) {
+    return to.isStartingVersion()
+        || to.reservoirVersion() == from.reservoirVersion() + 1 && to.index() == DeltaSourceOffset.BASE_INDEX;
+  }
+
   /** The first batch's start, known from its end alone (see the class comment). */
   private DeltaSourceOffset startOfFirstBatch(DeltaSourceOffset end) {
     if (end.isStartingVersion()) {
@@ -213,12 +226,46 @@ final class DeltaSource implements Source {
   }
 
   private void readSnapshot(DeltaSourceOffset from, DeltaSourceOffset to, Batch.Builder out) {
-    Snapshot snapshot = commits.snapshot(from.reservoirVersion());
+    readFiles(snapshotFiles(from, to), snapshotColumns(from), out);
+  }
+
+  /** The files of the snapshot part of a batch (all of the snapshot after {@code from} when {@code to} is past it). */
+  private List<DataFile> snapshotFiles(DeltaSourceOffset from, DeltaSourceOffset to) {
     List<DataFile> files = commits.snapshotFiles(from.reservoirVersion());
     long lastIndex = to.isStartingVersion() ? to.index() : files.size() - 1;
-    Object[] cdfColumns = {INSERT, snapshot.version(), snapshot.timestamp()};
-    readFiles(files.subList((int) from.index() + 1, (int) lastIndex + 1), options.readChangeFeed() ? cdfColumns : null,
-        out);
+    return files.subList((int) from.index() + 1, (int) lastIndex + 1);
+  }
+
+  /** The change feed's columns of a snapshot row (an insert at the snapshot's version), or null without the feed. */
+  private Object[] snapshotColumns(DeltaSourceOffset from) {
+    if (!options.readChangeFeed()) {
+      return null;
+    }
+    Snapshot snapshot = commits.snapshot(from.reservoirVersion());
+    return new Object[] {INSERT, snapshot.version(), snapshot.timestamp()};
+  }
+
+  /**
+   * A batch of snapshot files whose rows every pass reads from the files again ({@code rereadFiles}), when each file's
+   * stats give its record count; empty otherwise (the rows are then copied as usual).
+   */
+  private Optional<Batch> replayedSnapshot(DeltaSourceOffset from, DeltaSourceOffset to) {
+    List<DataFile> files = List.copyOf(snapshotFiles(from, to));
+    long count = 0;
+    for (DataFile f : files) {
+      if (f.numRecords().isEmpty()) {
+        return Optional.empty();
+      }
+      count += f.numRecords().getAsLong();
+    }
+    if (count > Integer.MAX_VALUE) {
+      return Optional.empty();
+    }
+    Object[] extra = snapshotColumns(from);
+    return Optional.of(new Batch(schema, new ReplayedRows(schema, (int) count, () -> {
+      FileRows rows = new FileRows(files, extra);
+      return new ReadAhead(rows, 1024, rows::close);
+    })));
   }
 
   private void readCommits(DeltaSourceOffset from, DeltaSourceOffset to, Batch.Builder out) {

@@ -22,24 +22,29 @@ import java.util.Set;
  *       batch may pass the byte limit by its last file.
  *   <li>{@code skipChangeCommits}: skip whole commits that delete or update rows.
  *   <li>{@code readChangeFeed}: read the change data feed instead of added files.
+ *   <li>{@code rereadFiles} (default false): a batch of the initial snapshot is not copied; every pass over it reads
+ *       its rows from the table's files again (for a plan that reads its batch once, as gold's update mode does:
+ *       one decode instead of a copy written and read back). Needs record counts in the files' stats, else the
+ *       rows are copied as usual.
  * </ul>
  * Without a starting option the query first reads the table's snapshot, then the commits after it.
  */
 record DeltaSourceOptions(Start start, long maxFilesPerTrigger, long maxBytesPerTrigger, boolean skipChangeCommits,
-    boolean readChangeFeed) {
+    boolean readChangeFeed, boolean rereadFiles) {
   static final String STARTING_VERSION = "startingVersion";
   static final String STARTING_TIMESTAMP = "startingTimestamp";
   static final String MAX_FILES = "maxFilesPerTrigger";
   static final String MAX_BYTES = "maxBytesPerTrigger";
   static final String SKIP_CHANGE_COMMITS = "skipChangeCommits";
   static final String READ_CHANGE_FEED = "readChangeFeed";
+  static final String REREAD_FILES = "rereadFiles";
   static final long DEFAULT_MAX_FILES = 1000;
 
   /** Accepted keys, lower case (the provider's contract). */
   static final Set<String> KEYS = Set.of(STARTING_VERSION.toLowerCase(Locale.ROOT),
       STARTING_TIMESTAMP.toLowerCase(Locale.ROOT), MAX_FILES.toLowerCase(Locale.ROOT),
       MAX_BYTES.toLowerCase(Locale.ROOT), SKIP_CHANGE_COMMITS.toLowerCase(Locale.ROOT),
-      READ_CHANGE_FEED.toLowerCase(Locale.ROOT));
+      READ_CHANGE_FEED.toLowerCase(Locale.ROOT), REREAD_FILES.toLowerCase(Locale.ROOT));
 
   /** Spark options that this source deliberately does not offer. */
   private static final Set<String> SPARK_ONLY = Set.of("ignoredeletes", "ignorechanges");
@@ -69,6 +74,7 @@ record DeltaSourceOptions(Start start, long maxFilesPerTrigger, long maxBytesPer
     long maxBytes = Long.MAX_VALUE;
     boolean skip = false;
     boolean cdf = false;
+    boolean reread = false;
     for (Map.Entry<String, String> e : raw.entrySet()) {
       String key = e.getKey().toLowerCase(Locale.ROOT);
       String value = e.getValue() == null ? "" : e.getValue().trim();
@@ -86,6 +92,8 @@ record DeltaSourceOptions(Start start, long maxFilesPerTrigger, long maxBytesPer
         skip = parseBoolean(SKIP_CHANGE_COMMITS, value);
       } else if (key.equals(READ_CHANGE_FEED.toLowerCase(Locale.ROOT))) {
         cdf = parseBoolean(READ_CHANGE_FEED, value);
+      } else if (key.equals(REREAD_FILES.toLowerCase(Locale.ROOT))) {
+        reread = parseBoolean(REREAD_FILES, value);
       } else {
         throw DeltaSourceErrors.unknownOption(e.getKey(), KEYS);
       }
@@ -96,7 +104,7 @@ record DeltaSourceOptions(Start start, long maxFilesPerTrigger, long maxBytesPer
     if (skip && cdf) {
       throw DeltaSourceErrors.skipWithChangeFeed();
     }
-    return new DeltaSourceOptions(startOf(start, timestamp), maxFiles, maxBytes, skip, cdf);
+    return new DeltaSourceOptions(startOf(start, timestamp), maxFiles, maxBytes, skip, cdf, reread);
   }
 
   private static Start startOf(String version, String timestamp) {

@@ -26,7 +26,7 @@ class DeltaSourceProviderTest {
     assertThat(ServiceLoader.load(SourceProvider.class).stream().map(ServiceLoader.Provider::get)
         .filter(p -> p.formats().contains("delta")).findFirst()).get().isInstanceOf(DeltaSourceProvider.class);
     assertThat(new DeltaSourceProvider().options()).containsExactlyInAnyOrder("startingversion", "startingtimestamp",
-        "maxfilespertrigger", "maxbytespertrigger", "skipchangecommits", "readchangefeed");
+        "maxfilespertrigger", "maxbytespertrigger", "skipchangecommits", "readchangefeed", "rereadfiles");
   }
 
   @Test
@@ -34,9 +34,9 @@ class DeltaSourceProviderTest {
     DeltaSourceOptions o = DeltaSourceOptions.parse(Map.of("STARTINGVERSION", "3", "maxBytesPerTrigger", "64m",
         "maxfilespertrigger", "10", "SkipChangeCommits", "TRUE"));
 
-    assertThat(o).isEqualTo(new DeltaSourceOptions(new Start.AtVersion(3), 10, 64L << 20, true, false));
+    assertThat(o).isEqualTo(new DeltaSourceOptions(new Start.AtVersion(3), 10, 64L << 20, true, false, false));
     assertThat(DeltaSourceOptions.parse(Map.of())).isEqualTo(
-        new DeltaSourceOptions(new Start.InitialSnapshot(), 1000, Long.MAX_VALUE, false, false));
+        new DeltaSourceOptions(new Start.InitialSnapshot(), 1000, Long.MAX_VALUE, false, false, false));
     assertThat(DeltaSourceOptions.parse(Map.of("startingVersion", "latest")).start()).isEqualTo(new Start.Latest());
     assertThat(DeltaSourceOptions.parse(Map.of("startingTimestamp", "2026-11-30 10:00:00")).start())
         .isEqualTo(new Start.AtTimestamp(Instant.parse("2026-11-30T10:00:00Z")));
@@ -50,7 +50,7 @@ class DeltaSourceProviderTest {
     assertThatThrownBy(() -> DeltaSourceOptions.parse(Map.of("startingOffsets", "earliest")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("Unknown option 'startingOffsets' for the delta source. Accepted options: [maxbytespertrigger,"
-            + " maxfilespertrigger, readchangefeed, skipchangecommits, startingtimestamp, startingversion]"
+            + " maxfilespertrigger, readchangefeed, rereadfiles, skipchangecommits, startingtimestamp, startingversion]"
             + " (case-insensitive).");
     assertThatThrownBy(() -> DeltaSourceOptions.parse(Map.of("ignoreDeletes", "true")))
         .isInstanceOf(IllegalArgumentException.class)

@@ -5,10 +5,12 @@ import static dev.sluice.ingestion.source.internal.delta.DeltaSourceFixture.ids;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sluice.ingestion.Batch;
 import dev.sluice.ingestion.source.ReadLimit;
 import dev.sluice.ingestion.source.Source;
 import dev.sluice.ingestion.source.SourceOffset;
 import dev.sluice.ingestion.source.internal.delta.DeltaSourceFixture.Planned;
+import dev.sluice.table.expressions.Predicate;
 import dev.sluice.table.storage.LocalObjectStore;
 import java.nio.file.Path;
 import java.util.List;
@@ -174,6 +176,36 @@ class DeltaSourceTest {
     assertThat(source.latestOffset(Optional.of(batches.get(batches.size() - 1).end()), ReadLimit.ALL)).isEmpty();
     Source later = t.source(Map.of());
     assertThat(ids(drain(later, Optional.of(batches.get(batches.size() - 1).end()), ReadLimit.ALL))).containsExactly(2L, 3L);
+  }
+
+  @Test
+  void rereadFilesReadsASnapshotBatchFromItsFilesOnEveryPassWithTheSameRows() {
+    DeltaSourceFixture dv = new DeltaSourceFixture(t.store, "silver/orders");
+    dv.table.create(DeltaSourceFixture.SCHEMA).property("delta.enableDeletionVectors", "true").commit();
+    dv.append(0, 6);
+    dv.append(6, 9, true);
+    dv.table.newDelete().where(Predicate.eq("id", 4L)).commit(); // a deletion vector on the first file
+    Map<String, String> options = Map.of("maxFilesPerTrigger", "3");
+
+    List<Planned> copied = drain(dv.source(options), Optional.empty(), ReadLimit.ALL);
+    Source rereading = dv.source(Map.of("maxFilesPerTrigger", "3", "rereadFiles", "true"));
+    List<Planned> reread = drain(rereading, Optional.empty(), ReadLimit.ALL);
+
+    assertThat(reread).extracting(Planned::end).containsExactlyElementsOf(copied.stream().map(Planned::end).toList());
+    assertThat(ids(reread)).containsExactlyInAnyOrder(0L, 1L, 2L, 3L, 5L, 6L, 7L, 8L);
+    for (int i = 0; i < reread.size(); i++) {
+      Batch batch = reread.get(i).batch();
+      assertThat(batch.spilled()).as("batch %d not copied into the heap", i).isTrue();
+      assertThat(batch.size()).isEqualTo(copied.get(i).batch().size());
+      assertThat(batch.rows()).containsExactlyElementsOf(copied.get(i).batch().rows());
+      assertThat(batch.rows()).as("a second pass").containsExactlyElementsOf(copied.get(i).batch().rows());
+      assertThat(batch.rows().get(batch.size() - 1)).isEqualTo(copied.get(i).batch().rows().get(batch.size() - 1));
+    }
+    // After the snapshot, commits are copied as usual.
+    dv.append(9, 11);
+    List<Planned> next = drain(rereading, Optional.of(reread.get(reread.size() - 1).end()), ReadLimit.ALL);
+    assertThat(next).extracting(Planned::ids).containsExactly(List.of(9L, 10L));
+    assertThat(next.get(0).batch().spilled()).isFalse();
   }
 
   @Test
