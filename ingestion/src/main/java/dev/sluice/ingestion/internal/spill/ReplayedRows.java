@@ -5,6 +5,7 @@ import dev.sluice.table.types.StructType;
 import java.util.AbstractList;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
+import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
@@ -42,7 +43,7 @@ public final class ReplayedRows extends AbstractList<Row> implements BatchRows {
 
   @Override
   public Row get(int index) {
-    java.util.Objects.checkIndex(index, size);
+    Objects.checkIndex(index, size);
     if (copy == null) {
       RowBuffer buffer = new RowBuffer(schema);
       iterator().forEachRemaining(buffer::add);
