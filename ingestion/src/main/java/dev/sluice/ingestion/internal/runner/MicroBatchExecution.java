@@ -19,6 +19,7 @@ import dev.sluice.ingestion.internal.plan.InputPlan;
 import dev.sluice.ingestion.internal.plan.MultiInputSpec;
 import dev.sluice.ingestion.internal.plan.Transform;
 import dev.sluice.ingestion.internal.plan.TransformSpec;
+import dev.sluice.ingestion.internal.spill.BatchScope;
 import dev.sluice.ingestion.sink.Sink;
 import dev.sluice.ingestion.source.ReadLimit;
 import dev.sluice.ingestion.source.Source;
@@ -382,6 +383,13 @@ public final class MicroBatchExecution implements StreamingQuery {
 
     /** Steps 3-5 for batch {@code batchId} whose offsets are already in the checkpoint. */
     private void execute(long batchId, OffsetEntry entry, Map<String, Long> durations, long triggerStart) {
+      // The batch's columnar rows end with it: their arrays serve the next batch.
+      try (BatchScope scope = BatchScope.open()) {
+        executeBatch(batchId, entry, durations, triggerStart);
+      }
+    }
+
+    private void executeBatch(long batchId, OffsetEntry entry, Map<String, Long> durations, long triggerStart) {
       lease.heartbeat();
       status = new QueryStatus("Processing new data", true, true);
       plan.prepareState(batchId);

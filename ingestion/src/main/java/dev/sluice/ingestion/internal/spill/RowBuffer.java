@@ -8,20 +8,26 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Collects the rows of a batch: in the heap while their estimated size stays within the budget, then in a spill
- * file (the state files' row encoding) that the built list reads back. Single-threaded; {@link #build} once.
+ * Collects the rows of a batch: in the heap while their estimated size stays within the budget; past it, column by
+ * column in primitive arrays ({@link ColumnarRows}) while those stay within the budget; then in a spill file (the
+ * state files' row encoding) that the built list reads back. Single-threaded; {@link #build} once.
  */
 public final class RowBuffer {
   /** Rows whose size is measured before sampling every {@link #SAMPLE}-th one starts. */
   private static final int MEASURED = 256;
   private static final int SAMPLE = 16;
+  /** Rows added to the columns between two counts of their size. */
+  private static final int CHECK_EVERY = 1024;
 
+  private final StructType schema;
   private final Optional<RowSpillCodec> codec;
   private final long budget;
   private Row[] held = new Row[64];
   private int size;
   private long estimate;
-  /** Set once the rows outgrow the budget: every row held and added since goes to the spill file. */
+  /** Set once the boxed rows outgrow the budget: every row held and added since goes to the columns. */
+  private ColumnarRows.Builder columns;
+  /** Set once the rows outgrow the budget in columns too: every row goes to the spill file. */
   private SpillWriter writer;
   private boolean built;
 
@@ -31,6 +37,7 @@ public final class RowBuffer {
   }
 
   public RowBuffer(StructType schema, long budgetBytes) {
+    this.schema = schema;
     this.codec = RowSpillCodec.of(schema, SpilledRows.BLOCK);
     this.budget = budgetBytes;
   }
@@ -43,13 +50,21 @@ public final class RowBuffer {
       writer.add(row);
       return;
     }
+    if (columns != null) {
+      if (!columns.add(row)) {
+        spillColumns(row);
+      } else if ((columns.size() & (CHECK_EVERY - 1)) == 0 && columns.bytes() > budget) {
+        spillColumns(null);
+      }
+      return;
+    }
     if (size == held.length) {
       held = Arrays.copyOf(held, size + (size >> 1));
     }
     held[size++] = row;
     estimate += sampledSize(row, size);
     if (estimate > budget && codec.isPresent()) {
-      startSpilling();
+      overBudget();
     }
   }
 
@@ -64,7 +79,7 @@ public final class RowBuffer {
    * the rows are not read again here); they are copied in at once and spilled with the rest once over the budget.
    */
   public void addAll(List<Row> rows, long estimatedBytes) {
-    if (built || writer != null) {
+    if (built || writer != null || columns != null) {
       addAll(rows);
       return;
     }
@@ -78,7 +93,7 @@ public final class RowBuffer {
     size += n;
     estimate += estimatedBytes;
     if (estimate > budget && codec.isPresent()) {
-      startSpilling();
+      overBudget();
     }
   }
 
@@ -100,18 +115,54 @@ public final class RowBuffer {
   }
 
   public int size() {
-    return writer != null ? writer.size() : size;
+    return writer != null ? writer.size() : columns != null ? columns.size() : size;
   }
 
   /** The rows, in the order added; an immutable list that may read from the spill file. */
   public BatchRows build() {
     built = true;
+    if (columns != null) {
+      ColumnarRows rows = columns.build();
+      columns = null;
+      return rows;
+    }
     if (writer == null) {
       Row[] rows = held;
       held = null;
       return new HeldRows(rows, size);
     }
     return writer.finish();
+  }
+
+  /** The boxed rows outgrew the budget: moves them into columns, or (a value that doesn't fit them) to the spill. */
+  private void overBudget() {
+    ColumnarRows.Builder c = ColumnarRows.Builder.of(schema);
+    if (c != null) {
+      boolean fits = true;
+      for (int i = 0; i < size && fits; i++) {
+        fits = c.add(held[i]);
+      }
+      if (fits && c.bytes() <= budget) {
+        columns = c;
+        held = null;
+        size = 0;
+        return;
+      }
+    }
+    startSpilling();
+  }
+
+  /** The columns outgrew the budget (or {@code pending} doesn't fit them): their rows and {@code pending} spill. */
+  private void spillColumns(Row pending) {
+    ColumnarRows rows = columns.build();
+    columns = null;
+    writer = new SpillWriter(codec.get());
+    for (Row r : rows) {
+      writer.add(r);
+    }
+    if (pending != null) {
+      writer.add(pending);
+    }
   }
 
   private void startSpilling() {

@@ -1,0 +1,363 @@
+package dev.sluice.ingestion.internal.spill;
+
+import dev.sluice.table.types.DataType;
+import dev.sluice.table.types.DecimalType;
+import dev.sluice.table.types.PrimitiveType;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * One column of a {@link ColumnarRows}: the values in chunks of primitive arrays from the {@link ChunkPool} (strings
+ * and binaries as bytes), a null bitmap beside them. A row's value is written at its position; {@link #set} refuses
+ * (returns false) a value the layout can't hold exactly, such as a decimal of another scale, so that the buffer can
+ * fall back to its spill file. Objects are made again on every read. Two classes only, so that the calls per value
+ * stay inlined.
+ */
+abstract sealed class ColumnVector permits ColumnVector.Fixed, ColumnVector.Bytes {
+  private long[] nulls = new long[16];
+
+  /** A column for values of {@code type}, or null when the type has no columnar layout here (nested, timestamp_ntz). */
+  static ColumnVector of(DataType type) {
+    if (type instanceof DecimalType d) {
+      return d.precision() <= 18 ? new Fixed(Fixed.DECIMAL, d.scale()) : null;
+    }
+    if (!(type instanceof PrimitiveType p)) {
+      return null;
+    }
+    return switch (p) {
+      case STRING -> new Bytes(true);
+      case BINARY -> new Bytes(false);
+      case LONG -> new Fixed(Fixed.LONG, 0);
+      case INTEGER -> new Fixed(Fixed.INTEGER, 0);
+      case SHORT -> new Fixed(Fixed.SHORT, 0);
+      case BYTE -> new Fixed(Fixed.BYTE, 0);
+      case BOOLEAN -> new Fixed(Fixed.BOOLEAN, 0);
+      case DATE -> new Fixed(Fixed.DATE, 0);
+      case DOUBLE -> new Fixed(Fixed.DOUBLE, 0);
+      case FLOAT -> new Fixed(Fixed.FLOAT, 0);
+      case TIMESTAMP -> new Fixed(Fixed.TIMESTAMP, 0);
+      case TIMESTAMP_NTZ -> null;
+    };
+  }
+
+  /** Stores {@code value} (null allowed) as row {@code row}, rows in order; false when it doesn't fit exactly. */
+  final boolean set(int row, Object value) {
+    if (row >> 6 >= nulls.length) {
+      nulls = Arrays.copyOf(nulls, nulls.length * 2);
+    }
+    if (value == null) {
+      nulls[row >> 6] |= 1L << row;
+      return true;
+    }
+    nulls[row >> 6] &= ~(1L << row);
+    return setValue(row, value);
+  }
+
+  /**
+   * Makes the values of rows {@code from} to {@code from + n - 1} into {@code rows[i][column]}, this column's values
+   * one after another (a value equal to the one before is handed out again: values are immutable).
+   */
+  abstract void fill(Object[][] rows, int column, int from, int n);
+
+  final boolean isNull(int row) {
+    return (nulls[row >> 6] & (1L << row)) != 0;
+  }
+
+  /**
+   * The heap the first {@code rows} values take (chunks hold up to a chunk more): what a batch's budget counts, as
+   * it counts boxed rows by their estimated size.
+   */
+  final long bytes(int rows) {
+    return rows / 8 + usedBytes(rows);
+  }
+
+  abstract boolean setValue(int row, Object value);
+
+
+  abstract long usedBytes(int rows);
+
+  /** Hands the chunks back to the pool; the column must not be read again. */
+  abstract void release();
+
+  /** Fixed-width values as one long each: integers, booleans, dates, floating point by their bits, timestamps. */
+  static final class Fixed extends ColumnVector {
+    static final int LONG = 0;
+    static final int INTEGER = 1;
+    static final int SHORT = 2;
+    static final int BYTE = 3;
+    static final int BOOLEAN = 4;
+    static final int DATE = 5;
+    static final int DOUBLE = 6;
+    static final int FLOAT = 7;
+    /** Nanoseconds since the epoch: years 1678 to 2261 (others don't fit). */
+    static final int TIMESTAMP = 8;
+    /** Unscaled, of the column's scale and at most 18 digits. */
+    static final int DECIMAL = 9;
+    private static final long NANOS = 1_000_000_000L;
+
+    private final int kind;
+    private final int scale;
+    private final List<long[]> chunks = new ArrayList<>();
+
+    Fixed(int kind, int scale) {
+      this.kind = kind;
+      this.scale = scale;
+    }
+
+    @Override
+    boolean setValue(int row, Object value) {
+      long v;
+      switch (kind) {
+        case LONG -> {
+          if (!(value instanceof Long l)) {
+            return false;
+          }
+          v = l;
+        }
+        case INTEGER -> {
+          if (!(value instanceof Integer i)) {
+            return false;
+          }
+          v = i;
+        }
+        case SHORT -> {
+          if (!(value instanceof Short s)) {
+            return false;
+          }
+          v = s;
+        }
+        case BYTE -> {
+          if (!(value instanceof Byte b)) {
+            return false;
+          }
+          v = b;
+        }
+        case BOOLEAN -> {
+          if (!(value instanceof Boolean b)) {
+            return false;
+          }
+          v = b ? 1 : 0;
+        }
+        case DATE -> {
+          if (!(value instanceof LocalDate d)) {
+            return false;
+          }
+          v = d.toEpochDay();
+        }
+        case DOUBLE -> {
+          if (!(value instanceof Double d)) {
+            return false;
+          }
+          v = Double.doubleToRawLongBits(d);
+        }
+        case FLOAT -> {
+          if (!(value instanceof Float f)) {
+            return false;
+          }
+          v = Float.floatToRawIntBits(f);
+        }
+        case TIMESTAMP -> {
+          if (!(value instanceof Instant instant)) {
+            return false;
+          }
+          long seconds = instant.getEpochSecond();
+          if (seconds <= Long.MIN_VALUE / NANOS || seconds >= Long.MAX_VALUE / NANOS) {
+            return false;
+          }
+          v = seconds * NANOS + instant.getNano();
+        }
+        default -> {
+          if (!(value instanceof BigDecimal d) || d.scale() != scale || d.unscaledValue().bitLength() > 63) {
+            return false;
+          }
+          v = d.unscaledValue().longValue();
+        }
+      }
+      int chunk = row >>> ChunkPool.ROW_SHIFT;
+      while (chunks.size() <= chunk) {
+        chunks.add(ChunkPool.longs());
+      }
+      chunks.get(chunk)[row & (ChunkPool.ROWS - 1)] = v;
+      return true;
+    }
+
+    @Override
+    void fill(Object[][] rows, int column, int from, int n) {
+      long[] chunk = null;
+      int chunkIndex = -1;
+      Object previous = null;
+      long previousValue = 0;
+      for (int i = 0; i < n; i++) {
+        int row = from + i;
+        if (isNull(row)) {
+          rows[i][column] = null;
+          previous = null;
+          continue;
+        }
+        if (row >>> ChunkPool.ROW_SHIFT != chunkIndex) {
+          chunkIndex = row >>> ChunkPool.ROW_SHIFT;
+          chunk = chunks.get(chunkIndex);
+        }
+        long v = chunk[row & (ChunkPool.ROWS - 1)];
+        if (previous == null || v != previousValue) {
+          previous = box(v);
+          previousValue = v;
+        }
+        rows[i][column] = previous;
+      }
+    }
+
+    private Object box(long v) {
+      return switch (kind) {
+        case LONG -> v;
+        case INTEGER -> (int) v;
+        case SHORT -> (short) v;
+        case BYTE -> (byte) v;
+        case BOOLEAN -> v != 0;
+        case DATE -> LocalDate.ofEpochDay(v);
+        case DOUBLE -> Double.longBitsToDouble(v);
+        case FLOAT -> Float.intBitsToFloat((int) v);
+        case TIMESTAMP -> Instant.ofEpochSecond(Math.floorDiv(v, NANOS), Math.floorMod(v, NANOS));
+        default -> BigDecimal.valueOf(v, scale);
+      };
+    }
+
+    @Override
+    long usedBytes(int rows) {
+      return 8L * rows;
+    }
+
+    @Override
+    void release() {
+      chunks.forEach(ChunkPool::give);
+      chunks.clear();
+    }
+  }
+
+  /**
+   * Strings (as UTF-8) or binaries, their bytes appended to data chunks (a value never spans two: one longer than a
+   * chunk gets an array of its own). A row's place is its chunk and offset in one int. A value equal to the row
+   * before's points at that row's bytes instead of copying them (a bronze row's source file, repeated over
+   * thousands of rows).
+   */
+  static final class Bytes extends ColumnVector {
+    private final boolean strings;
+    private final List<byte[]> data = new ArrayList<>();
+    /** Bytes used of the last data chunk. */
+    private int used;
+    private long usedTotal;
+    private final List<int[]> places = new ArrayList<>();
+    private final List<int[]> lengths = new ArrayList<>();
+    private Object last;
+    private int lastRow = -1;
+
+    Bytes(boolean strings) {
+      this.strings = strings;
+    }
+
+    @Override
+    boolean setValue(int row, Object value) {
+      if (strings ? !(value instanceof String) : !(value instanceof byte[])) {
+        return false;
+      }
+      int chunk = row >>> ChunkPool.ROW_SHIFT;
+      while (places.size() <= chunk) {
+        places.add(ChunkPool.ints());
+        lengths.add(ChunkPool.ints());
+      }
+      int at = row & (ChunkPool.ROWS - 1);
+      if (lastRow == row - 1 && last != null && (last == value || strings && last.equals(value))) {
+        places.get(chunk)[at] = placeOf(lastRow);
+        lengths.get(chunk)[at] = lengthOf(lastRow);
+      } else {
+        byte[] b = strings ? ((String) value).getBytes(StandardCharsets.UTF_8) : (byte[]) value;
+        if (data.size() >= (1 << (31 - ChunkPool.BYTE_SHIFT)) - 1) {
+          return false; // 2 GB of values: more than any budget lets a batch hold
+        }
+        if (b.length > ChunkPool.BYTES) {
+          data.add(b.clone());
+          used = b.length;
+          places.get(chunk)[at] = (data.size() - 1) << ChunkPool.BYTE_SHIFT;
+        } else {
+          if (data.isEmpty() || used + b.length > ChunkPool.BYTES) {
+            data.add(ChunkPool.bytes());
+            used = 0;
+          }
+          System.arraycopy(b, 0, data.get(data.size() - 1), used, b.length);
+          places.get(chunk)[at] = (data.size() - 1) << ChunkPool.BYTE_SHIFT | used;
+          used += b.length;
+        }
+        lengths.get(chunk)[at] = b.length;
+        usedTotal += b.length;
+      }
+      last = value;
+      lastRow = row;
+      return true;
+    }
+
+    private int placeOf(int row) {
+      return places.get(row >>> ChunkPool.ROW_SHIFT)[row & (ChunkPool.ROWS - 1)];
+    }
+
+    private int lengthOf(int row) {
+      return lengths.get(row >>> ChunkPool.ROW_SHIFT)[row & (ChunkPool.ROWS - 1)];
+    }
+
+    @Override
+    void fill(Object[][] rows, int column, int from, int n) {
+      int[] placeChunk = null;
+      int[] lengthChunk = null;
+      int chunkIndex = -1;
+      Object previous = null;
+      int previousPlace = -1;
+      int previousLength = -1;
+      for (int i = 0; i < n; i++) {
+        int row = from + i;
+        if (isNull(row)) {
+          rows[i][column] = null;
+          previous = null;
+          continue;
+        }
+        if (row >>> ChunkPool.ROW_SHIFT != chunkIndex) {
+          chunkIndex = row >>> ChunkPool.ROW_SHIFT;
+          placeChunk = places.get(chunkIndex);
+          lengthChunk = lengths.get(chunkIndex);
+        }
+        int place = placeChunk[row & (ChunkPool.ROWS - 1)];
+        int length = lengthChunk[row & (ChunkPool.ROWS - 1)];
+        if (strings && previous != null && place == previousPlace && length == previousLength) {
+          rows[i][column] = previous; // the same bytes: the same immutable string
+          continue;
+        }
+        byte[] chunk = data.get(place >>> ChunkPool.BYTE_SHIFT);
+        int start = place & (ChunkPool.BYTES - 1);
+        previous = strings ? new String(chunk, start, length, StandardCharsets.UTF_8)
+            : Arrays.copyOfRange(chunk, start, start + length);
+        previousPlace = place;
+        previousLength = length;
+        rows[i][column] = previous;
+      }
+    }
+
+    @Override
+    long usedBytes(int rows) {
+      return usedTotal + 8L * rows;
+    }
+
+    @Override
+    void release() {
+      data.forEach(ChunkPool::give);
+      places.forEach(ChunkPool::give);
+      lengths.forEach(ChunkPool::give);
+      data.clear();
+      places.clear();
+      lengths.clear();
+      last = null;
+    }
+  }
+}
