@@ -233,6 +233,13 @@ final class ColumnarRows extends AbstractList<Row> implements BatchRows, RandomA
       return total;
     }
 
+    /** Gives the columns' chunks back to the pool: the rows won't be built. */
+    void discard() {
+      for (ColumnVector c : columns) {
+        c.release();
+      }
+    }
+
     /** The rows; registered with the thread's {@link BatchScope}, if one is open, to end with it. */
     ColumnarRows build() {
       ColumnarRows rows = new ColumnarRows(columns, size);

@@ -148,6 +148,7 @@ public final class RowBuffer {
         size = 0;
         return;
       }
+      c.discard();
     }
     startSpilling();
   }
