@@ -112,71 +112,30 @@ abstract sealed class ColumnVector permits ColumnVector.Fixed, ColumnVector.Byte
     @Override
     boolean setValue(int row, Object value) {
       long v;
-      switch (kind) {
-        case LONG -> {
-          if (!(value instanceof Long l)) {
-            return false;
-          }
-          v = l;
-        }
-        case INTEGER -> {
-          if (!(value instanceof Integer i)) {
-            return false;
-          }
-          v = i;
-        }
-        case SHORT -> {
-          if (!(value instanceof Short s)) {
-            return false;
-          }
-          v = s;
-        }
-        case BYTE -> {
-          if (!(value instanceof Byte b)) {
-            return false;
-          }
-          v = b;
-        }
-        case BOOLEAN -> {
-          if (!(value instanceof Boolean b)) {
-            return false;
-          }
-          v = b ? 1 : 0;
-        }
-        case DATE -> {
-          if (!(value instanceof LocalDate d)) {
-            return false;
-          }
-          v = d.toEpochDay();
-        }
-        case DOUBLE -> {
-          if (!(value instanceof Double d)) {
-            return false;
-          }
-          v = Double.doubleToRawLongBits(d);
-        }
-        case FLOAT -> {
-          if (!(value instanceof Float f)) {
-            return false;
-          }
-          v = Float.floatToRawIntBits(f);
-        }
-        case TIMESTAMP -> {
-          if (!(value instanceof Instant instant)) {
-            return false;
-          }
-          long seconds = instant.getEpochSecond();
-          if (seconds <= Long.MIN_VALUE / NANOS || seconds >= Long.MAX_VALUE / NANOS) {
-            return false;
-          }
-          v = seconds * NANOS + instant.getNano();
-        }
-        default -> {
-          if (!(value instanceof BigDecimal d) || d.scale() != scale || d.unscaledValue().bitLength() > 63) {
-            return false;
-          }
-          v = d.unscaledValue().longValue();
-        }
+      if (kind == LONG && value instanceof Long l) {
+        v = l;
+      } else if (kind == INTEGER && value instanceof Integer i) {
+        v = i;
+      } else if (kind == SHORT && value instanceof Short sh) {
+        v = sh;
+      } else if (kind == BYTE && value instanceof Byte b) {
+        v = b;
+      } else if (kind == BOOLEAN && value instanceof Boolean b) {
+        v = b ? 1 : 0;
+      } else if (kind == DATE && value instanceof LocalDate d) {
+        v = d.toEpochDay();
+      } else if (kind == DOUBLE && value instanceof Double d) {
+        v = Double.doubleToRawLongBits(d);
+      } else if (kind == FLOAT && value instanceof Float f) {
+        v = Float.floatToRawIntBits(f);
+      } else if (kind == TIMESTAMP && value instanceof Instant t
+          && t.getEpochSecond() > Long.MIN_VALUE / NANOS && t.getEpochSecond() < Long.MAX_VALUE / NANOS) {
+        v = t.getEpochSecond() * NANOS + t.getNano();
+      } else if (kind == DECIMAL && value instanceof BigDecimal d && d.scale() == scale
+          && d.unscaledValue().bitLength() <= 63) {
+        v = d.unscaledValue().longValue();
+      } else {
+        return false;
       }
       int chunk = row >>> ChunkPool.ROW_SHIFT;
       while (chunks.size() <= chunk) {
