@@ -5,6 +5,10 @@ package dev.sluice.ingestion;
  * crash the same batch may be passed again with the same id, so the function must be idempotent
  * per batch: write with {@code txn(context.appId(), batchId)} (see {@link BatchContext}, and
  * {@link MergeIntoTable}), never with an id that outlives the checkpoint such as the query's name.
+ *
+ * <p>The batch's rows are valid during the call: a large batch is held in pooled column chunks that the next batch
+ * reuses, and reading it after its micro-batch ended fails with an {@code IllegalStateException}. Copy the rows a
+ * function keeps beyond its call (as with the DataFrame of a Spark micro-batch).
  */
 @FunctionalInterface
 public interface BatchFunction {
