@@ -45,6 +45,7 @@ final class ColumnarRows extends AbstractList<Row> implements BatchRows, RandomA
     for (int c = 0; c < columns.length; c++) {
       columns[c].fill(values, c, index, 1);
     }
+    checkLive();
     return Row.of(values[0]);
   }
 
@@ -164,6 +165,9 @@ final class ColumnarRows extends AbstractList<Row> implements BatchRows, RandomA
           columns[c].fill(block, c, blockStart, blockRows);
         }
       }
+      // Ended while filling (a reader that outlived its batch, on the read-ahead thread): the chunks may already
+      // hold the next batch's values, so the block is refused rather than handed out.
+      checkLive();
     }
   }
 
