@@ -78,7 +78,7 @@ final class Scd1Merge implements MergeStrategy {
       existing.attach(p, winners);
       for (int i = 0; i < winners.size(); i++) {
         Change c = winners.change(i);
-        decide(c, deleted.get(c.key()), winners.current(i), existing, decided, ledger);
+        decide(c, deleted.isEmpty() ? null : deleted.get(c.key()), winners.current(i), existing, decided, ledger);
       }
     }
     decided.readWholeRows(batch);
@@ -166,6 +166,8 @@ final class Scd1Merge implements MergeStrategy {
    * {@link #readWholeRows} read them) and the ties on the sequence (settled on their whole rows).
    */
   private static final class Decisions {
+    /** Rows read by position when fewer than 1 in this many of the batch's (up to the last wanted one) are wanted. */
+    private static final int FEW = 4;
     final BitSet inserts;
     final BitSet matches;
     final BitSet deletes;
@@ -192,24 +194,40 @@ final class Scd1Merge implements MergeStrategy {
       }
     }
 
-    /** One pass over the batch for the whole rows of the matches and ties (none when there are none). */
+    /**
+     * The whole rows of the matches and ties (none when there are none): each by its position when they are few and
+     * the batch is in memory (a pass made every row of the batch, all its columns, to keep the ~1 in 10 an increment
+     * of updates matches), else in one pass.
+     */
     void readWholeRows(Batch batch) {
       if (matches.isEmpty() && ties.isEmpty()) {
         return;
       }
       int last = Math.max(matches.length(), ties.length());
+      if (!batch.spilled() && (matches.cardinality() + ties.cardinality()) * FEW < last) {
+        List<Row> rows = batch.rows();
+        BitSet wanted = (BitSet) matches.clone();
+        wanted.or(ties);
+        for (int position = wanted.nextSetBit(0); position >= 0; position = wanted.nextSetBit(position + 1)) {
+          take(position, rows.get(position));
+        }
+        return;
+      }
       int position = 0;
       for (java.util.Iterator<Row> rows = batch.iterator(); position < last; position++) {
-        Row row = rows.next();
-        if (matches.get(position)) {
-          matched.add(row);
-          if (deletes.get(position)) {
-            deleted.add(row);
-          }
+        take(position, rows.next());
+      }
+    }
+
+    private void take(int position, Row row) {
+      if (matches.get(position)) {
+        matched.add(row);
+        if (deletes.get(position)) {
+          deleted.add(row);
         }
-        if (ties.get(position)) {
-          tied.put(position, row);
-        }
+      }
+      if (ties.get(position)) {
+        tied.put(position, row);
       }
     }
   }

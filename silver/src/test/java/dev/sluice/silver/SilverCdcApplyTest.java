@@ -133,6 +133,42 @@ class SilverCdcApplyTest {
         .containsExactly("o1=2", "o2=1");
   }
 
+  /**
+   * An update, a delete and a tie on the sequence land as whole rows whether they are a few among many new keys (read
+   * by position) or most of the batch (read in one pass).
+   */
+  @Test
+  void fewOrManyMatchesAmongInsertsLandTheSameWholeRows() {
+    for (int inserts : new int[] {200, 0}) {
+      SilverFixture f = new SilverFixture(dir.resolve("inserts-" + inserts), session, "", SCD1);
+      f.bronze(order("u", "1", "new", 1, 0), order("d", "1", "new", 1, 0), order("t", "1", "new", 1, 0),
+          order("same", "1", "new", 1, 0));
+      f.run();
+      List<Row> next = new java.util.ArrayList<>();
+      for (int i = 0; i < inserts / 2; i++) {
+        next.add(order("n" + i, "3", "new", 2, 0));
+      }
+      next.add(order("u", "5", "paid", 3, 0));      // newer: an update
+      next.add(order("d", "1", "deleted", 3, 0));   // newer and a delete
+      next.add(order("t", "9", "new", 1, 0));       // the table's sequence, other values: a tie that overwrites
+      next.add(order("same", "1", "new", 1, 0));    // exactly the table's row: unchanged
+      for (int i = inserts / 2; i < inserts; i++) {
+        next.add(order("n" + i, "3", "new", 2, 0));
+      }
+      f.bronze(next.toArray(Row[]::new));
+      f.run();
+
+      Map<String, Long> ledger = lastLedger(f);
+      assertThat(ledger).as("%d inserts", inserts).containsEntry(RowLedger.WRITTEN, 3L + inserts)
+          .containsEntry(RowLedger.UNCHANGED, 1L);
+      List<String> rows = SilverFixture.rows(f.silver()).stream()
+          .filter(m -> !((String) m.get("order_id")).startsWith("n"))
+          .map(m -> m.get("order_id") + "=" + m.get("status") + "/" + m.get("amount")).toList();
+      assertThat(rows).as("%d inserts", inserts).containsExactly("same=new/1", "t=new/9", "u=paid/5");
+      assertThat(SilverFixture.rows(f.silver())).hasSize(3 + inserts);
+    }
+  }
+
   @Test
   void theLedgerCountsWhatLandedAndNamesTheRest() {
     SilverFixture f = new SilverFixture(dir, session, "", SCD1);

@@ -131,6 +131,24 @@ class ColumnarRowsTest {
   }
 
   @Test
+  void decimalsOfEighteenDigitsKeepTheirValueAndScale() {
+    StructType schema = StructType.of(StructField.of("d", new DecimalType(18, 3)));
+    List<BigDecimal> values = List.of(new BigDecimal("999999999999999.999"), new BigDecimal("-999999999999999.999"),
+        new BigDecimal("0.000"), new BigDecimal("-0.001"), new BigDecimal("123.400"));
+    Batch.Builder builder = Batch.builder(schema, BUDGET);
+    for (int i = 0; i < 20_000; i++) {
+      builder.add(Row.of(values.get(i % values.size())));
+    }
+    Batch batch = builder.build();
+    assertThat(batch.spilled()).isFalse();
+    int i = 0;
+    for (Row r : batch.rows()) {
+      assertThat(r.get(0)).isEqualTo(values.get(i++ % values.size()));
+    }
+    assertThat(batch.rows().get(19_999).get(0)).isEqualTo(values.get(19_999 % values.size()));
+  }
+
+  @Test
   void aValueTheColumnsCannotHoldExactlySpillsTheWholeBatchInOrder() {
     Batch.Builder builder = Batch.builder(SCHEMA, BUDGET);
     for (int i = 0; i < 5_000; i++) {
