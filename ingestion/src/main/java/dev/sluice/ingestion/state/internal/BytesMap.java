@@ -22,12 +22,18 @@ import java.util.Arrays;
  * allocation-free iteration; an empty slot has a null key. Each slot also holds an int tag that moves with its
  * entry (0 unless set): the state store keeps there where an entry's change of the current batch sits in its
  * change log, so a key changed twice in a batch is logged once without a second map. Not thread-safe.
+ *
+ * <p>A map {@link #withLongValues} keeps each value as a {@code long} instead of an array when it is the encoding of
+ * one non-null LONG ({@link LongValues}); {@link #valueAt} and the other byte views encode it when asked. A value of
+ * another shape turns such a map into an ordinary one, once.
  */
 final class BytesMap {
   private static final int MIN_CAPACITY = 16;
 
   private byte[][] keys;
   private byte[][] values;
+  /** The values when they are longs (then {@link #values} is null). */
+  private long[] longs;
   private int[] hashes;
   private int[] tags;
   private int size;
@@ -46,9 +52,20 @@ final class BytesMap {
     allocate(Math.max(MIN_CAPACITY, capacity));
   }
 
+  private BytesMap(long[] longs) {
+    this.longs = longs;
+    allocate(MIN_CAPACITY);
+  }
+
+  /** An empty map that keeps values of one non-null LONG as longs ({@link LongValues}). */
+  static BytesMap withLongValues() {
+    return new BytesMap(new long[0]);
+  }
+
   private BytesMap(BytesMap other) {
     keys = other.keys.clone();
-    values = other.values.clone();
+    values = other.values == null ? null : other.values.clone();
+    longs = other.longs == null ? null : other.longs.clone();
     hashes = other.hashes.clone();
     tags = other.tags.clone();
     size = other.size;
@@ -74,8 +91,19 @@ final class BytesMap {
     return keys[slot];
   }
 
+  /** The value in {@code slot} as bytes (made afresh for a long). */
   byte[] valueAt(int slot) {
-    return values[slot];
+    return longs != null ? LongValues.encode(longs[slot]) : values[slot];
+  }
+
+  /** Whether the values are held as longs: {@link #longAt} reads them. */
+  boolean hasLongValues() {
+    return longs != null;
+  }
+
+  /** The value of the occupied {@code slot} of a map {@link #hasLongValues holding longs}. */
+  long longAt(int slot) {
+    return longs[slot];
   }
 
   int hashAt(int slot) {
@@ -92,7 +120,21 @@ final class BytesMap {
 
   /** Replaces the value of the occupied {@code slot}. */
   void setValueAt(int slot, byte[] value) {
+    if (longs != null && LongValues.fits(value)) {
+      longs[slot] = LongValues.decode(value);
+      return;
+    }
+    holdArrays();
     values[slot] = value;
+  }
+
+  /** Replaces the value of the occupied {@code slot} with a long's encoding. */
+  void setLongAt(int slot, long value) {
+    if (longs != null) {
+      longs[slot] = value;
+    } else {
+      values[slot] = LongValues.encode(value);
+    }
   }
 
   /** Sets every slot's tag back to 0. */
@@ -115,7 +157,7 @@ final class BytesMap {
     for (int i = 0; i < n; i++) {
       int slot = home(keyHashes[i]);
       acc += hashes[slot] + tags[slot];
-      if (keys[slot] == null && values[slot] == null) {
+      if (keys[slot] == null && (longs != null ? longs[slot] == 0 : values[slot] == null)) {
         acc++;
       }
     }
@@ -126,12 +168,36 @@ final class BytesMap {
    * Adds {@code key} (not in the map; the map keeps the array) with {@code value} and {@code tag}.
    */
   void insert(byte[] key, int hash, byte[] value, int tag) {
+    if (longs != null && LongValues.fits(value)) {
+      insertLong(key, hash, LongValues.decode(value), tag);
+      return;
+    }
+    holdArrays();
     int slot = home(hash);
     while (hashes[slot] != 0) {
       slot = (slot + 1) & mask;
     }
     keys[slot] = key;
     values[slot] = value;
+    hashes[slot] = hash;
+    tags[slot] = tag;
+    if (++size * 4 > keys.length * 3) {
+      grow();
+    }
+  }
+
+  /** Adds {@code key} (not in the map; the map keeps the array) with a long's encoding as its value. */
+  void insertLong(byte[] key, int hash, long value, int tag) {
+    if (longs == null) {
+      insert(key, hash, LongValues.encode(value), tag);
+      return;
+    }
+    int slot = home(hash);
+    while (hashes[slot] != 0) {
+      slot = (slot + 1) & mask;
+    }
+    keys[slot] = key;
+    longs[slot] = value;
     hashes[slot] = hash;
     tags[slot] = tag;
     if (++size * 4 > keys.length * 3) {
@@ -168,9 +234,9 @@ final class BytesMap {
     return longest;
   }
 
-  /** Heap bytes of the slot arrays (four per slot), for the memory estimate. */
+  /** Heap bytes of the slot arrays (four per slot, the longs twice as wide), for the memory estimate. */
   long slotBytes() {
-    return 16L * keys.length + 64;
+    return (longs != null ? 20L : 16L) * keys.length + 64;
   }
 
   /** The hash of {@code len} bytes from {@code off} (FNV-1a, then a finaliser so that low bits spread). */
@@ -192,7 +258,7 @@ final class BytesMap {
   /** The value of the key held in {@code buf[off, off + len)} with hash {@code hash}, or null. */
   byte[] get(byte[] buf, int off, int len, int hash) {
     int slot = find(buf, off, len, hash);
-    return slot < 0 ? null : values[slot];
+    return slot < 0 ? null : valueAt(slot);
   }
 
   byte[] get(byte[] key) {
@@ -205,18 +271,13 @@ final class BytesMap {
     int h;
     while ((h = hashes[slot]) != 0) {
       if (h == hash && Arrays.equals(keys[slot], key)) {
-        byte[] old = values[slot];
-        values[slot] = value;
+        byte[] old = valueAt(slot);
+        setValueAt(slot, value);
         return old;
       }
       slot = (slot + 1) & mask;
     }
-    keys[slot] = key;
-    values[slot] = value;
-    hashes[slot] = hash;
-    if (++size * 4 > keys.length * 3) {
-      grow();
-    }
+    insert(key, hash, value, 0);
     return null;
   }
 
@@ -230,7 +291,7 @@ final class BytesMap {
     if (slot < 0) {
       return null;
     }
-    byte[] old = values[slot];
+    byte[] old = valueAt(slot);
     deleteSlot(slot);
     return old;
   }
@@ -268,7 +329,11 @@ final class BytesMap {
       boolean stays = hole <= next ? hole < home && home <= next : hole < home || home <= next;
       if (!stays) {
         keys[hole] = keys[next];
-        values[hole] = values[next];
+        if (longs != null) {
+          longs[hole] = longs[next];
+        } else {
+          values[hole] = values[next];
+        }
         hashes[hole] = hashes[next];
         tags[hole] = tags[next];
         hole = next;
@@ -276,7 +341,11 @@ final class BytesMap {
       next = (next + 1) & mask;
     }
     keys[hole] = null;
-    values[hole] = null;
+    if (longs != null) {
+      longs[hole] = 0;
+    } else {
+      values[hole] = null;
+    }
     hashes[hole] = 0;
     tags[hole] = 0;
     size--;
@@ -285,6 +354,7 @@ final class BytesMap {
   private void grow() {
     byte[][] oldKeys = keys;
     byte[][] oldValues = values;
+    long[] oldLongs = longs;
     int[] oldHashes = hashes;
     int[] oldTags = tags;
     allocate(oldKeys.length * 2);
@@ -295,16 +365,39 @@ final class BytesMap {
           slot = (slot + 1) & mask;
         }
         keys[slot] = oldKeys[i];
-        values[slot] = oldValues[i];
+        if (oldLongs != null) {
+          longs[slot] = oldLongs[i];
+        } else {
+          values[slot] = oldValues[i];
+        }
         hashes[slot] = oldHashes[i];
         tags[slot] = oldTags[i];
       }
     }
   }
 
+  /** A value that is not one long's encoding arrived: every value is held as bytes from now on. */
+  private void holdArrays() {
+    if (longs == null) {
+      return;
+    }
+    byte[][] arrays = new byte[keys.length][];
+    for (int slot = 0; slot < keys.length; slot++) {
+      if (keys[slot] != null) {
+        arrays[slot] = LongValues.encode(longs[slot]);
+      }
+    }
+    values = arrays;
+    longs = null;
+  }
+
   private void allocate(int capacity) {
     keys = new byte[capacity][];
-    values = new byte[capacity][];
+    if (longs != null) {
+      longs = new long[capacity];
+    } else {
+      values = new byte[capacity][];
+    }
     hashes = new int[capacity];
     tags = new int[capacity];
     mask = capacity - 1;

@@ -128,8 +128,13 @@ final class InMemoryStateStore implements StateStore {
     for (int i = 0; i < n; i++) {
       byte[] key = encoded[i];
       if (map.slotOf(key, 0, key.length, hashes[i]) < 0) {
-        byte[] value = codec.encodeValue(values.get(i));
-        map.insert(key, hashes[i], value, log.add(key, hashes[i], null, value));
+        Row row = values.get(i);
+        if (map.hasLongValues() && row.size() == 1 && row.get(0) instanceof Long v) {
+          map.insertLong(key, hashes[i], v, log.addLong(key, hashes[i], v));
+        } else {
+          byte[] value = codec.encodeValue(row);
+          map.insert(key, hashes[i], value, log.add(key, hashes[i], null, value));
+        }
         put[i] = true;
       }
     }
@@ -156,6 +161,8 @@ final class InMemoryStateStore implements StateStore {
     int tag = map.tagAt(slot);
     if (tag != 0) {
       log.setAfter(tag, StateChangeLog.REMOVED);
+    } else if (map.hasLongValues()) {
+      log.addRemovedLong(map.keyAt(slot), map.hashAt(slot), map.longAt(slot));
     } else {
       log.add(map.keyAt(slot), map.hashAt(slot), map.valueAt(slot), StateChangeLog.REMOVED);
     }
@@ -224,10 +231,12 @@ final class InMemoryStateStore implements StateStore {
     int start = map.emptySlot();
     long count = 0;
     long lowest = Long.MAX_VALUE;
+    boolean longs = map.hasLongValues();
     for (int n = 1; n < capacity; ) {
       int slot = (start + n) & (capacity - 1);
       if (map.keyAt(slot) != null) {
-        long time = codec.firstValueLong(map.valueAt(slot));
+        // Values held as longs are the time itself (one non-null LONG column): no value array to follow.
+        long time = longs ? map.longAt(slot) : codec.firstValueLong(map.valueAt(slot));
         if (time <= upToMicros) {
           removeAt(slot);
           count++;

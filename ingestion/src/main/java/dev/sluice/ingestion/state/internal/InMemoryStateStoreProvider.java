@@ -4,6 +4,8 @@ import dev.sluice.ingestion.Location;
 import dev.sluice.ingestion.state.StateSchema;
 import dev.sluice.ingestion.state.StateStore;
 import dev.sluice.ingestion.state.StateStoreProvider;
+import dev.sluice.table.types.PrimitiveType;
+import dev.sluice.table.types.StructType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -41,7 +43,7 @@ public final class InMemoryStateStoreProvider implements StateStoreProvider {
   private final int snapshotInterval;
 
   private long cachedVersion = -1;
-  private BytesMap cached = new BytesMap();
+  private BytesMap cached;
   private long cachedBytes;
   /** What storage held when the cache was last rebuilt; null once the first commit after it cleaned up. */
   private StateFileListing listed;
@@ -65,6 +67,14 @@ public final class InMemoryStateStoreProvider implements StateStoreProvider {
     this.values = new StructCodec(schema.valueSchema(), "value");
     this.files = new StateFiles(folder, keys, values, compression);
     this.snapshotInterval = snapshotInterval;
+    this.cached = newMap();
+  }
+
+  /** An empty map; one that keeps values as longs when the value is one LONG column (a deduplication's expiry). */
+  private BytesMap newMap() {
+    StructType valueType = values.type();
+    return valueType.size() == 1 && valueType.field(0).type() == PrimitiveType.LONG ? BytesMap.withLongValues()
+        : new BytesMap();
   }
 
   /**
@@ -88,7 +98,7 @@ public final class InMemoryStateStoreProvider implements StateStoreProvider {
     }
     if (cachedVersion != version - 1) {
       cacheMisses++;
-      cached = new BytesMap();
+      cached = newMap();
       cachedBytes = 0;
       cachedVersion = -1;
       install(takePrepared(version - 1));
@@ -165,7 +175,7 @@ public final class InMemoryStateStoreProvider implements StateStoreProvider {
       active.replaced();
       active = null;
     }
-    cached = new BytesMap();
+    cached = newMap();
     cachedVersion = -1;
     cachedBytes = 0;
     prepared = null;
@@ -177,7 +187,9 @@ public final class InMemoryStateStoreProvider implements StateStoreProvider {
   }
 
   long memoryEstimate() {
-    return cachedBytes + cached.size() * ENTRY_OVERHEAD + cached.slotBytes();
+    // Values held as longs have no array: one header and padding per entry fewer, their bytes in the slots instead.
+    long perEntry = cached.hasLongValues() ? ENTRY_OVERHEAD / 2 : ENTRY_OVERHEAD;
+    return cachedBytes + cached.size() * perEntry + cached.slotBytes();
   }
 
   /**
@@ -209,11 +221,12 @@ public final class InMemoryStateStoreProvider implements StateStoreProvider {
       if (log.isNoOp(i)) {
         continue;
       }
-      byte[] value = log.after(i);
-      if (value == StateChangeLog.REMOVED) {
+      if (log.afterIsLong(i)) {
+        delta.putEncodedLong(log.key(i), log.afterLong(i));
+      } else if (log.after(i) == StateChangeLog.REMOVED) {
         delta.removeEncoded(log.key(i));
       } else {
-        delta.putEncoded(log.key(i), value);
+        delta.putEncoded(log.key(i), log.after(i));
       }
       records++;
     }
@@ -233,7 +246,12 @@ public final class InMemoryStateStoreProvider implements StateStoreProvider {
       StateFileFormat.Writer snapshot = files.newSnapshot();
       for (int slot = 0; slot < cached.capacity(); slot++) {
         byte[] key = cached.keyAt(slot);
-        if (key != null) {
+        if (key == null) {
+          continue;
+        }
+        if (cached.hasLongValues()) {
+          snapshot.putEncodedLong(key, cached.longAt(slot));
+        } else {
           snapshot.putEncoded(key, cached.valueAt(slot));
         }
       }
@@ -287,7 +305,7 @@ public final class InMemoryStateStoreProvider implements StateStoreProvider {
         throw StateErrors.cannotRebuild(stateVersion, folder(), files.uri(StateFileNames.delta(v)), why);
       }
     }
-    BytesMap map = new BytesMap();
+    BytesMap map = newMap();
     Replay replay = new Replay(map);
     if (snapshot.isPresent()) {
       files.read(StateFileNames.snapshot(from), StateFileFormat.SNAPSHOT, replay);

@@ -8,15 +8,23 @@ import java.util.Arrays;
  * The map is changed in place, so this log is both the version's delta (written in log order) and the way back
  * on abort (undone in reverse). A key has one entry while it stays in the map (the map's slot tag points at it);
  * a key removed and put again in the same batch gets a second entry, whose "before" is absent.
+ *
+ * <p>A value a map holds as a long ({@link BytesMap#withLongValues}) is logged as {@link #LONG} with the long beside
+ * it, so that a batch that adds and evicts hundreds of thousands of keys makes no value arrays; {@link #before} and
+ * {@link #after} encode it when asked.
  */
 final class StateChangeLog {
   /** Marks a removed key (compared by identity: an empty value row also encodes as no bytes). */
   static final byte[] REMOVED = new byte[0];
+  /** Marks a value logged as a long (by identity), kept in {@link #beforeLongs} or {@link #afterLongs}. */
+  private static final byte[] LONG = new byte[0];
 
   private byte[][] keys = new byte[16][];
   private int[] hashes = new int[16];
   private byte[][] before = new byte[16][];
   private byte[][] after = new byte[16][];
+  private long[] beforeLongs = new long[16];
+  private long[] afterLongs = new long[16];
   private int size;
 
   int size() {
@@ -31,12 +39,28 @@ final class StateChangeLog {
       hashes = Arrays.copyOf(hashes, capacity);
       before = Arrays.copyOf(before, capacity);
       after = Arrays.copyOf(after, capacity);
+      beforeLongs = Arrays.copyOf(beforeLongs, capacity);
+      afterLongs = Arrays.copyOf(afterLongs, capacity);
     }
     keys[size] = key;
     hashes[size] = hash;
     before[size] = valueBefore;
     after[size] = valueAfter;
     return ++size;
+  }
+
+  /** A new key whose value is a long. */
+  int addLong(byte[] key, int hash, long valueAfter) {
+    int tag = add(key, hash, null, LONG);
+    afterLongs[tag - 1] = valueAfter;
+    return tag;
+  }
+
+  /** A key removed whose value before the batch was a long. */
+  int addRemovedLong(byte[] key, int hash, long valueBefore) {
+    int tag = add(key, hash, LONG, REMOVED);
+    beforeLongs[tag - 1] = valueBefore;
+    return tag;
   }
 
   void setAfter(int tag, byte[] value) {
@@ -51,12 +75,23 @@ final class StateChangeLog {
     return hashes[i];
   }
 
+  /** The value before the batch, or null (absent). */
   byte[] before(int i) {
-    return before[i];
+    return before[i] == LONG ? LongValues.encode(beforeLongs[i]) : before[i];
   }
 
+  /** The value now, or {@link #REMOVED}. */
   byte[] after(int i) {
-    return after[i];
+    return after[i] == LONG ? LongValues.encode(afterLongs[i]) : after[i];
+  }
+
+  /** Whether the value now is a long ({@link #afterLong}), to be written without making its bytes. */
+  boolean afterIsLong(int i) {
+    return after[i] == LONG;
+  }
+
+  long afterLong(int i) {
+    return afterLongs[i];
   }
 
   /** Whether entry {@code i} leaves no trace in the delta: a key put and removed again in the same batch. */
@@ -91,10 +126,10 @@ final class StateChangeLog {
     long change = 0;
     for (int i = 0; i < size; i++) {
       if (before[i] != null) {
-        change -= keys[i].length + before[i].length;
+        change -= keys[i].length + (before[i] == LONG ? LongValues.encodedLength(beforeLongs[i]) : before[i].length);
       }
       if (after[i] != REMOVED) {
-        change += keys[i].length + after[i].length;
+        change += keys[i].length + (after[i] == LONG ? LongValues.encodedLength(afterLongs[i]) : after[i].length);
       }
     }
     return change;
@@ -108,9 +143,13 @@ final class StateChangeLog {
         int slot = map.slotOf(key, 0, key.length, hashes[i]);
         if (before[i] == null) {
           map.removeAt(slot);
+        } else if (before[i] == LONG) {
+          map.setLongAt(slot, beforeLongs[i]);
         } else {
           map.setValueAt(slot, before[i]);
         }
+      } else if (before[i] == LONG) {
+        map.insertLong(key, hashes[i], beforeLongs[i], 0);
       } else if (before[i] != null) {
         map.insert(key, hashes[i], before[i], 0);
       }

@@ -80,6 +80,14 @@ final class StateFileFormat {
       recordDone();
     }
 
+    /** A put of an encoded key whose value is one long ({@link LongValues}), written without an array for it. */
+    void putEncodedLong(byte[] key, long value) {
+      buf.writeByte(TAG_PUT);
+      buf.writeBytes(key);
+      LongValues.write(buf, value);
+      recordDone();
+    }
+
     void removeEncoded(byte[] key) {
       buf.writeByte(TAG_REMOVE);
       buf.writeBytes(key);
