@@ -109,7 +109,7 @@ final class ColumnarRows extends AbstractList<Row> implements BatchRows, RandomA
       @Override
       public Row next() {
         if (ahead == null && read++ == SpilledRows.BLOCK) {
-          ahead = new ReadAhead(rows, SpilledRows.BLOCK, () -> {});
+          ahead = new ReadAhead((ReadAhead.Blocks) rows, SpilledRows.BLOCK, () -> {});
         }
         return ahead != null ? ahead.next() : rows.next();
       }
@@ -120,7 +120,7 @@ final class ColumnarRows extends AbstractList<Row> implements BatchRows, RandomA
    * The rows in order, only the {@code wanted} columns read (all when null), made a block at a time column by column:
    * a tight loop per column instead of a call per value.
    */
-  private final class Rows implements Iterator<Row> {
+  private final class Rows implements Iterator<Row>, ReadAhead.Blocks {
     private final boolean[] wanted;
     private Object[][] block;
     private int blockStart;
@@ -150,6 +150,21 @@ final class ColumnarRows extends AbstractList<Row> implements BatchRows, RandomA
         fillBlock();
       }
       return Row.of(block[next++ - blockStart]);
+    }
+
+    @Override
+    public int next(Row[] into) {
+      int n = 0;
+      while (n < into.length && next < size) {
+        if (block == null || next == blockStart + blockRows) {
+          fillBlock();
+        }
+        int take = Math.min(into.length - n, blockStart + blockRows - next);
+        for (int i = 0; i < take; i++) {
+          into[n++] = Row.of(block[next++ - blockStart]);
+        }
+      }
+      return n;
     }
 
     private void fillBlock() {

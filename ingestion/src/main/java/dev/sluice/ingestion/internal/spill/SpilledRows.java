@@ -118,19 +118,18 @@ final class SpilledRows extends AbstractList<Row> implements BatchRows {
   }
 
   /** The next {@code n} rows of {@code cursor}; static, so that a producer never holds the list iterator. */
-  private static Iterator<Row> rowsOf(Cursor cursor, int n) {
-    return new Iterator<>() {
+  private static ReadAhead.Blocks rowsOf(Cursor cursor, int n) {
+    return new ReadAhead.Blocks() {
       private int left = n;
 
       @Override
-      public boolean hasNext() {
-        return left > 0;
-      }
-
-      @Override
-      public Row next() {
-        left--;
-        return cursor.next();
+      public int next(Row[] into) {
+        int take = Math.min(into.length, left);
+        for (int i = 0; i < take; i++) {
+          into[i] = cursor.next();
+        }
+        left -= take;
+        return take;
       }
     };
   }

@@ -264,7 +264,7 @@ final class DeltaSource implements Source {
     Object[] extra = snapshotColumns(from);
     return Optional.of(new Batch(schema, new ReplayedRows(schema, (int) count, () -> {
       FileRows rows = new FileRows(files, extra);
-      return new ReadAhead(rows, 1024, rows::close);
+      return new ReadAhead((ReadAhead.Blocks) rows, 1024, rows::close);
     })));
   }
 
@@ -287,7 +287,7 @@ final class DeltaSource implements Source {
   /** The rows of {@code files} in order; several files are decoded on another thread while {@code out} takes them. */
   private void readFiles(List<DataFile> files, Object[] extraColumns, Batch.Builder out) {
     FileRows rows = new FileRows(files, extraColumns);
-    Iterator<Row> it = files.size() > 1 && ReadAhead.worthIt() ? new ReadAhead(rows, 1024, rows::close) : rows;
+    Iterator<Row> it = files.size() > 1 && ReadAhead.worthIt() ? new ReadAhead((ReadAhead.Blocks) rows, 1024, rows::close) : rows;
     try {
       while (it.hasNext()) {
         out.add(it.next());
@@ -300,7 +300,7 @@ final class DeltaSource implements Source {
   }
 
   /** The rows of files one after the other, each file open only while it is read. */
-  private final class FileRows implements Iterator<Row> {
+  private final class FileRows implements Iterator<Row>, ReadAhead.Blocks {
     private final Iterator<DataFile> files;
     private final Object[] extraColumns;
     private CloseableIterator<Row> current;
@@ -329,6 +329,16 @@ final class DeltaSource implements Source {
       }
       Row r = current.next();
       return extraColumns == null ? r : append(r, extraColumns);
+    }
+
+    @Override
+    public int next(Row[] into) {
+      int n = 0;
+      while (n < into.length && hasNext()) {
+        Row r = current.next();
+        into[n++] = extraColumns == null ? r : append(r, extraColumns);
+      }
+      return n;
     }
 
     void close() {
