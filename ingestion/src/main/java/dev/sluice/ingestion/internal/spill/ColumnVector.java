@@ -59,10 +59,10 @@ abstract sealed class ColumnVector permits ColumnVector.Fixed, ColumnVector.Byte
   }
 
   /**
-   * Makes the values of rows {@code from} to {@code from + n - 1} into {@code rows[i][column]}, this column's values
-   * one after another (a value equal to the one before is handed out again: values are immutable).
+   * Makes the values of rows {@code from} to {@code from + n - 1} into {@code out[at + i]}, one after another (a value
+   * equal to the one before is handed out again: values are immutable).
    */
-  abstract void fill(Object[][] rows, int column, int from, int n);
+  abstract void fill(Object[] out, int at, int from, int n);
 
   final boolean isNull(int row) {
     return (nulls[row >> 6] & (1L << row)) != 0;
@@ -146,7 +146,7 @@ abstract sealed class ColumnVector permits ColumnVector.Fixed, ColumnVector.Byte
     }
 
     @Override
-    void fill(Object[][] rows, int column, int from, int n) {
+    void fill(Object[] out, int at, int from, int n) {
       long[] chunk = null;
       int chunkIndex = -1;
       Object previous = null;
@@ -154,7 +154,7 @@ abstract sealed class ColumnVector permits ColumnVector.Fixed, ColumnVector.Byte
       for (int i = 0; i < n; i++) {
         int row = from + i;
         if (isNull(row)) {
-          rows[i][column] = null;
+          out[at + i] = null;
           previous = null;
           continue;
         }
@@ -167,7 +167,7 @@ abstract sealed class ColumnVector permits ColumnVector.Fixed, ColumnVector.Byte
           previous = box(v);
           previousValue = v;
         }
-        rows[i][column] = previous;
+        out[at + i] = previous;
       }
     }
 
@@ -268,7 +268,7 @@ abstract sealed class ColumnVector permits ColumnVector.Fixed, ColumnVector.Byte
     }
 
     @Override
-    void fill(Object[][] rows, int column, int from, int n) {
+    void fill(Object[] out, int at, int from, int n) {
       int[] placeChunk = null;
       int[] lengthChunk = null;
       int chunkIndex = -1;
@@ -278,7 +278,7 @@ abstract sealed class ColumnVector permits ColumnVector.Fixed, ColumnVector.Byte
       for (int i = 0; i < n; i++) {
         int row = from + i;
         if (isNull(row)) {
-          rows[i][column] = null;
+          out[at + i] = null;
           previous = null;
           continue;
         }
@@ -290,7 +290,7 @@ abstract sealed class ColumnVector permits ColumnVector.Fixed, ColumnVector.Byte
         int place = placeChunk[row & (ChunkPool.ROWS - 1)];
         int length = lengthChunk[row & (ChunkPool.ROWS - 1)];
         if (strings && previous != null && place == previousPlace && length == previousLength) {
-          rows[i][column] = previous; // the same bytes: the same immutable string
+          out[at + i] = previous; // the same bytes: the same immutable string
           continue;
         }
         byte[] chunk = data.get(place >>> ChunkPool.BYTE_SHIFT);
@@ -299,7 +299,7 @@ abstract sealed class ColumnVector permits ColumnVector.Fixed, ColumnVector.Byte
             : Arrays.copyOfRange(chunk, start, start + length);
         previousPlace = place;
         previousLength = length;
-        rows[i][column] = previous;
+        out[at + i] = previous;
       }
     }
 
