@@ -2,11 +2,11 @@ package dev.sluice.bronze;
 
 import dev.sluice.ingestion.Batch;
 import dev.sluice.ingestion.BatchTransformer;
+import dev.sluice.table.data.AbstractRow;
 import dev.sluice.table.data.Row;
 import dev.sluice.table.types.PrimitiveType;
 import dev.sluice.table.types.StructType;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Objects;
@@ -144,7 +144,7 @@ final class LineageStep implements BatchTransformer {
   }
 
   /** A source row with {@code _ingested_at} and {@code _batch_id} after its values; compares by value. */
-  private static final class Stamped implements Row {
+  private static final class Stamped extends AbstractRow {
     private final Row row;
     private final int size;
     private final Instant ingestedAt;
@@ -172,21 +172,6 @@ final class LineageStep implements BatchTransformer {
       }
       Objects.checkIndex(ordinal, size + 2);
       return batchId;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof Row other && Row.equalValues(this, other);
-    }
-
-    @Override
-    public int hashCode() {
-      return Arrays.deepHashCode(toArray());
-    }
-
-    @Override
-    public String toString() {
-      return Arrays.deepToString(toArray());
     }
   }
 }

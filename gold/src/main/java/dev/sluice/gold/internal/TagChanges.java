@@ -3,6 +3,7 @@ package dev.sluice.gold.internal;
 import dev.sluice.ingestion.Batch;
 import dev.sluice.ingestion.BatchTransformer;
 import dev.sluice.ingestion.RowLedger;
+import dev.sluice.table.data.AbstractRow;
 import dev.sluice.table.data.Row;
 import dev.sluice.table.types.PrimitiveType;
 import dev.sluice.table.types.StructType;
@@ -65,7 +66,7 @@ final class TagChanges implements BatchTransformer {
   }
 
   /** A change row with the two tag columns, without copying its values. */
-  private static final class TaggedRow implements Row {
+  private static final class TaggedRow extends AbstractRow {
     private final Row change;
     private final int size;
     private final Long id;
@@ -93,21 +94,6 @@ final class TagChanges implements BatchTransformer {
         return id;
       }
       throw new IndexOutOfBoundsException("Column " + ordinal + " of a row of " + (size + 2) + " columns");
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof Row other && Row.equalValues(this, other);
-    }
-
-    @Override
-    public int hashCode() {
-      return java.util.Arrays.deepHashCode(toArray());
-    }
-
-    @Override
-    public String toString() {
-      return java.util.Arrays.deepToString(toArray());
     }
   }
 }

@@ -1,13 +1,11 @@
 package dev.sluice.table.data;
 
-import java.util.Arrays;
-
 /**
  * Some columns of a row, in a given order, as a row of their own, without copying them: a dedup key or a row
  * read in another column order costs one small object instead of an {@code Object[]} and a row per input row.
  * Compares by value like a {@code GenericRow}, so stores that keep rows work with it too.
  */
-public final class ProjectedRow implements Row {
+public final class ProjectedRow extends AbstractRow {
   private final Row row;
   private final int[] ordinals;
 
@@ -25,20 +23,5 @@ public final class ProjectedRow implements Row {
   @Override
   public Object get(int ordinal) {
     return row.get(ordinals[ordinal]);
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof Row other && Row.equalValues(this, other);
-  }
-
-  @Override
-  public int hashCode() {
-    return Arrays.deepHashCode(toArray());
-  }
-
-  @Override
-  public String toString() {
-    return Arrays.deepToString(toArray());
   }
 }

@@ -1,5 +1,6 @@
 package dev.sluice.ingestion.internal.spill;
 
+import dev.sluice.table.data.AbstractRow;
 import dev.sluice.table.data.Row;
 import dev.sluice.table.types.StructType;
 import java.util.AbstractList;
@@ -190,7 +191,7 @@ final class ColumnarRows extends AbstractList<Row> implements BatchRows, RandomA
    * Row {@code index} of a block made column by column: its values are {@code block[column][index]} (a column not
    * read is null). Equal, as rows are, to any row of the same values.
    */
-  private static final class BlockRow implements Row {
+  private static final class BlockRow extends AbstractRow {
     private final Object[][] block;
     private final int index;
 
@@ -208,21 +209,6 @@ final class ColumnarRows extends AbstractList<Row> implements BatchRows, RandomA
     public Object get(int ordinal) {
       Object[] column = block[ordinal];
       return column == null ? null : column[index];
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof Row other && Row.equalValues(this, other);
-    }
-
-    @Override
-    public int hashCode() {
-      return java.util.Arrays.deepHashCode(toArray());
-    }
-
-    @Override
-    public String toString() {
-      return java.util.Arrays.deepToString(toArray());
     }
   }
 

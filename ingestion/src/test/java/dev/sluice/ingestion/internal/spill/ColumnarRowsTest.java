@@ -143,7 +143,10 @@ class ColumnarRowsTest {
     assertThat(batch.spilled()).isFalse();
     int i = 0;
     for (Row r : batch.rows()) {
-      assertThat(r.get(0)).isEqualTo(values.get(i++ % values.size()));
+      // A row of a pass is a view of its block, equal to (and hashed as) any row of the same values.
+      Row same = Row.of(values.get(i++ % values.size()));
+      assertThat(r).isEqualTo(same).hasSameHashCodeAs(same);
+      assertThat(same).isEqualTo(r);
     }
     assertThat(batch.rows().get(19_999).get(0)).isEqualTo(values.get(19_999 % values.size()));
   }

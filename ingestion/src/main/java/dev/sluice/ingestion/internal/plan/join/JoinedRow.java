@@ -1,14 +1,14 @@
 package dev.sluice.ingestion.internal.plan.join;
 
+import dev.sluice.table.data.AbstractRow;
 import dev.sluice.table.data.Row;
-import java.util.Arrays;
 
 /**
  * A stream row followed by the static row it matched (or, for a left row without match, nulls), read
  * through both: the join copies no values. Rows are immutable, so the view stays valid; it compares by
  * value like a {@code GenericRow}.
  */
-final class JoinedRow implements Row {
+final class JoinedRow extends AbstractRow {
   private final Row left;
   private final Row right;
   private final int leftWidth;
@@ -35,20 +35,5 @@ final class JoinedRow implements Row {
       throw new IndexOutOfBoundsException("Column " + ordinal + " of a joined row of " + width + " columns");
     }
     return right == null ? null : right.get(ordinal - leftWidth);
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof Row other && Row.equalValues(this, other);
-  }
-
-  @Override
-  public int hashCode() {
-    return Arrays.deepHashCode(toArray());
-  }
-
-  @Override
-  public String toString() {
-    return Arrays.deepToString(toArray());
   }
 }
