@@ -173,17 +173,12 @@ final class BytesMap {
       return;
     }
     holdArrays();
-    int slot = home(hash);
-    while (hashes[slot] != 0) {
-      slot = (slot + 1) & mask;
-    }
+    int slot = freeSlot(hash);
     keys[slot] = key;
     values[slot] = value;
     hashes[slot] = hash;
     tags[slot] = tag;
-    if (++size * 4 > keys.length * 3) {
-      grow();
-    }
+    added();
   }
 
   /** Adds {@code key} (not in the map; the map keeps the array) with a long's encoding as its value. */
@@ -192,14 +187,25 @@ final class BytesMap {
       insert(key, hash, LongValues.encode(value), tag);
       return;
     }
-    int slot = home(hash);
-    while (hashes[slot] != 0) {
-      slot = (slot + 1) & mask;
-    }
+    int slot = freeSlot(hash);
     keys[slot] = key;
     longs[slot] = value;
     hashes[slot] = hash;
     tags[slot] = tag;
+    added();
+  }
+
+  /** The first empty slot of {@code hash}'s probe run, where a key not in the map goes. */
+  private int freeSlot(int hash) {
+    int slot = home(hash);
+    while (hashes[slot] != 0) {
+      slot = (slot + 1) & mask;
+    }
+    return slot;
+  }
+
+  /** Counts an entry just stored, growing the table past three quarters full. */
+  private void added() {
     if (++size * 4 > keys.length * 3) {
       grow();
     }
