@@ -1,6 +1,7 @@
 package dev.sluice.silver;
 
 import dev.sluice.ingestion.Batch;
+import dev.sluice.table.data.AbstractRow;
 import dev.sluice.table.data.Row;
 import dev.sluice.table.types.PrimitiveType;
 import dev.sluice.table.types.StructType;
@@ -8,6 +9,7 @@ import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.Objects;
 
 /**
  * A batch split by the hash of its merge key into partitions small enough for the per-key work of a MERGE
@@ -135,9 +137,7 @@ final class KeyPartitions {
           Row r = it.next();
           position++;
           if (partOf == null || partOf[position] == p) {
-            Object[] values = Arrays.copyOf(r.toArray(), width + 1);
-            values[width] = (long) position;
-            return Row.of(values);
+            return new PositionedRow(r, width, position);
           }
         }
         return null;
@@ -158,6 +158,38 @@ final class KeyPartitions {
         return r;
       }
     };
+  }
+
+  /** The batch position of a row of {@link #rows}. */
+  static int positionOf(Row row) {
+    return row instanceof PositionedRow p ? p.position : (int) (long) (Long) row.get(row.size() - 1);
+  }
+
+  /**
+   * A row of the batch read through, with its batch position as one more, last column: two copies of its values
+   * and a boxed position per row and pass (two passes over each batch) were most of what the MERGE's key passes
+   * allocated.
+   */
+  private static final class PositionedRow extends AbstractRow {
+    private final Row row;
+    private final int width;
+    private final int position;
+
+    PositionedRow(Row row, int width, int position) {
+      this.row = row;
+      this.width = width;
+      this.position = position;
+    }
+
+    @Override
+    public int size() {
+      return width + 1;
+    }
+
+    @Override
+    public Object get(int ordinal) {
+      return Objects.checkIndex(ordinal, width + 1) == width ? (Object) (long) position : row.get(ordinal);
+    }
   }
 
   private static int[] withPosition(int[] columns, int position) {

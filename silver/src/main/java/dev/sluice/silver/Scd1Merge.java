@@ -152,7 +152,7 @@ final class Scd1Merge implements MergeStrategy {
   }
 
   private static int position(Row row) {
-    return (int) (long) (Long) row.get(row.size() - 1);
+    return KeyPartitions.positionOf(row);
   }
 
   /** A row without its batch position. */
