@@ -168,14 +168,18 @@ final class BytesMap {
    * Adds {@code key} (not in the map; the map keeps the array) with {@code value} and {@code tag}.
    */
   void insert(byte[] key, int hash, byte[] value, int tag) {
+    storeNew(freeSlot(hash), key, hash, value, tag);
+  }
+
+  /** Stores a key not in the map in the empty {@code slot} (the first of its probe run). */
+  private void storeNew(int slot, byte[] key, int hash, byte[] value, int tag) {
     if (longs != null && LongValues.fits(value)) {
-      insertLong(key, hash, LongValues.decode(value), tag);
-      return;
+      longs[slot] = LongValues.decode(value);
+    } else {
+      holdArrays();
+      values[slot] = value;
     }
-    holdArrays();
-    int slot = freeSlot(hash);
     keys[slot] = key;
-    values[slot] = value;
     hashes[slot] = hash;
     tags[slot] = tag;
     added();
@@ -283,7 +287,7 @@ final class BytesMap {
       }
       slot = (slot + 1) & mask;
     }
-    insert(key, hash, value, 0);
+    storeNew(slot, key, hash, value, 0);
     return null;
   }
 

@@ -1,7 +1,5 @@
 package dev.sluice.ingestion.state.internal;
 
-import java.util.Arrays;
-
 /**
  * The encoding of a state value that is one non-null LONG column ({@link StructCodec}: a null bitmap byte of 0,
  * then the zig-zag varint), which a {@link BytesMap} can keep as a plain {@code long} per slot: a deduplication's
@@ -35,12 +33,22 @@ final class LongValues {
     return 1 + Math.max(1, (64 - Long.numberOfLeadingZeros(raw) + 6) / 7);
   }
 
-  /** Whether {@code bytes} is exactly the encoding of a non-null long (a null or another layout is not). */
+  /**
+   * Whether {@code bytes} is exactly the encoding of a non-null long (a null or another layout is not): one varint
+   * ending at the last byte, as short as the value allows. Asked for every record a restart loads, so it makes nothing.
+   */
   static boolean fits(byte[] bytes) {
-    if (bytes.length < 2 || bytes.length > 11 || bytes[0] != 0) {
+    int last = bytes.length - 1;
+    // The tenth varint byte holds the 64th bit alone.
+    if (last < 1 || last > 10 || bytes[0] != 0 || (bytes[last] & 0x80) != 0 || (last == 10 && bytes[last] > 1)) {
       return false;
     }
-    return Arrays.equals(encode(decode(bytes)), bytes);
+    for (int at = 1; at < last; at++) {
+      if ((bytes[at] & 0x80) == 0) {
+        return false;
+      }
+    }
+    return encodedLength(decode(bytes)) == bytes.length;
   }
 
   /** The long of bytes that {@link #fits}. */

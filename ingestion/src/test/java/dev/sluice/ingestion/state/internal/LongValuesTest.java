@@ -41,6 +41,9 @@ class LongValuesTest {
     assertThat(LongValues.fits(new byte[] {0, (byte) 0x80, 0})).isFalse(); // not the shortest varint
     assertThat(LongValues.fits(new byte[] {0, 2, 5})).isFalse(); // bytes after the varint
     assertThat(LongValues.fits(new byte[] {0})).isFalse();
+    byte[] overlong = LongValues.encode(Long.MIN_VALUE).clone(); // ten varint bytes, the last one holding bit 63
+    overlong[10] = 3;
+    assertThat(LongValues.fits(overlong)).isFalse();
   }
 
   @Test
