@@ -287,7 +287,8 @@ final class DeltaSource implements Source {
   /** The rows of {@code files} in order; several files are decoded on another thread while {@code out} takes them. */
   private void readFiles(List<DataFile> files, Object[] extraColumns, Batch.Builder out) {
     FileRows rows = new FileRows(files, extraColumns);
-    Iterator<Row> it = files.size() > 1 && ReadAhead.worthIt() ? new ReadAhead((ReadAhead.Blocks) rows, 1024, rows::close) : rows;
+    Iterator<Row> it = files.size() > 1 && ReadAhead.worthIt()
+        ? new ReadAhead((ReadAhead.Blocks) rows, 1024, rows::close) : rows;
     try {
       while (it.hasNext()) {
         out.add(it.next());
