@@ -124,6 +124,15 @@ public record Batch(StructType schema, List<Row> rows) {
     }
 
     /**
+     * Adds rows a reader decoded column by column (a table's data file): kept as columns without a row object
+     * made when they fit, else added as rows.
+     */
+    public Builder addColumns(dev.sluice.table.data.DecodedRows rows) {
+      buffer.add(rows);
+      return this;
+    }
+
+    /**
      * Adds rows whose heap size {@link Batch#heapEstimate} gave: a source that makes rows on several threads
      * measures them there, and the rows are added in one step.
      */

@@ -1,6 +1,7 @@
 package dev.sluice.table;
 
 import dev.sluice.table.data.CloseableIterator;
+import dev.sluice.table.data.DecodedRows;
 import dev.sluice.table.data.Row;
 import dev.sluice.table.internal.TableContext;
 import dev.sluice.table.internal.actions.AddFile;
@@ -81,6 +82,17 @@ public final class Snapshot {
     AddFile add = new AddFile(file.logPath(), file.partitionValues(), file.size(), file.modificationTime(), true,
         file.statsJson(), null, file.deletionVectorJson());
     return context.readRows(state, add, state.schema());
+  }
+
+  /**
+   * The rows of {@code file} (one of this snapshot's table's) as runs decoded column by column, without a row or
+   * value object made; empty when the file can't be read so (a deletion vector, partition columns, a column type
+   * {@link DecodedRows#supports} leaves out, or one stored in another form): read {@link #rowsOf} then.
+   */
+  public java.util.Optional<CloseableIterator<DecodedRows>> decodedRowsOf(DataFile file) {
+    AddFile add = new AddFile(file.logPath(), file.partitionValues(), file.size(), file.modificationTime(), true,
+        file.statsJson(), null, file.deletionVectorJson());
+    return context.readDecoded(state, add, state.schema());
   }
 
   /** Total rows, when every file has stats with {@code numRecords}. */

@@ -17,6 +17,8 @@ import dev.sluice.table.internal.replay.FilePaths;
 import dev.sluice.table.internal.scan.StatsJson;
 import dev.sluice.table.internal.parquet.DictionaryHints;
 import dev.sluice.table.internal.parquet.PageSkipping;
+import dev.sluice.table.data.DecodedRows;
+import dev.sluice.table.internal.parquet.ColumnarFileReader;
 import dev.sluice.table.internal.parquet.ParquetDataReader;
 import dev.sluice.table.internal.partition.FilePruner;
 import dev.sluice.table.internal.partition.PartitionValues;
@@ -139,6 +141,20 @@ public final class TableContext {
     StructType dataSchema = dataSchema(state, readSchema);
     CloseableIterator<Row> data = openDataFile(state, add, dataSchema, true /* skip deleted rows */);
     return dataSchema.size() == readSchema.size() ? data : data.map(withPartitionValues(add, readSchema, dataSchema));
+  }
+
+  /**
+   * The rows of one data file decoded column by column ({@link ColumnarFileReader}), or empty when they can't come
+   * so: a deletion vector, partition columns, or a column type or encoding the columnar reader leaves to the row
+   * reader. The caller closes the iterator.
+   */
+  public java.util.Optional<CloseableIterator<DecodedRows>> readDecoded(SnapshotState state, AddFile add,
+      StructType readSchema) {
+    if (add.deletionVectorJson() != null || dataSchema(state, readSchema).size() != readSchema.size()) {
+      return java.util.Optional.empty();
+    }
+    String key = keyOf(add.path());
+    return open(state, add, () -> ColumnarFileReader.open(log.store(), key, add.size(), readSchema));
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.sluice.ingestion.internal.spill;
 
+import dev.sluice.table.data.DecodedRows;
 import dev.sluice.table.types.DataType;
 import dev.sluice.table.types.DecimalType;
 import dev.sluice.table.types.PrimitiveType;
@@ -64,6 +65,12 @@ abstract sealed class ColumnVector permits ColumnVector.Fixed, ColumnVector.Byte
    */
   abstract void fill(Object[] out, int at, int from, int n);
 
+  private static long[] allNull(int n) {
+    long[] bits = new long[(n + 63) >>> 6];
+    Arrays.fill(bits, -1L);
+    return bits;
+  }
+
   final boolean isNull(int row) {
     return (nulls[row >> 6] & (1L << row)) != 0;
   }
@@ -77,6 +84,28 @@ abstract sealed class ColumnVector permits ColumnVector.Fixed, ColumnVector.Byte
   }
 
   abstract boolean setValue(int row, Object value);
+
+  /**
+   * Stores column {@code c} of {@code run} as rows {@code first..first + run.size())}, in order after the rows
+   * before; false (nothing to count on stored) when a value doesn't fit exactly, as {@link #set} refuses one.
+   */
+  abstract boolean append(int first, DecodedRows run, int c);
+
+  /** Marks rows {@code first..first + n)} null or not as {@code bits} says (null: none is). */
+  final void setNulls(int first, int n, long[] bits) {
+    int last = first + n - 1;
+    if (last >> 6 >= nulls.length) {
+      nulls = Arrays.copyOf(nulls, Math.max(nulls.length * 2, (last >> 6) + 1));
+    }
+    for (int i = 0; i < n; i++) {
+      int row = first + i;
+      if (bits != null && (bits[i >>> 6] & (1L << i)) != 0) {
+        nulls[row >> 6] |= 1L << row;
+      } else {
+        nulls[row >> 6] &= ~(1L << row);
+      }
+    }
+  }
 
 
   abstract long usedBytes(int rows);
@@ -99,6 +128,8 @@ abstract sealed class ColumnVector permits ColumnVector.Fixed, ColumnVector.Byte
     /** Unscaled, of the column's scale and at most 18 digits (precision). */
     static final int DECIMAL = 9;
     private static final long NANOS = 1_000_000_000L;
+    /** The largest unscaled value of at most 18 digits. */
+    private static final long MAX_UNSCALED = 999_999_999_999_999_999L;
 
     private final int kind;
     private final int scale;
@@ -143,6 +174,57 @@ abstract sealed class ColumnVector permits ColumnVector.Fixed, ColumnVector.Byte
       }
       chunks.get(chunk)[row & (ChunkPool.ROWS - 1)] = v;
       return true;
+    }
+
+    @Override
+    boolean append(int first, DecodedRows run, int c) {
+      long[] values = run.longs(c);
+      long[] bits = run.nulls(c);
+      int n = run.size();
+      if (values == null) {
+        if (run.bytes(c) != null) {
+          return false;
+        }
+        setNulls(first, n, allNull(n));
+        return true;
+      }
+      if (kind == TIMESTAMP || kind == DECIMAL) {
+        for (int i = 0; i < n; i++) {
+          if ((bits == null || (bits[i >>> 6] & (1L << i)) == 0) && !fits(values[i])) {
+            return false;
+          }
+        }
+      }
+      setNulls(first, n, bits);
+      int i = 0;
+      while (i < n) {
+        int row = first + i;
+        int chunk = row >>> ChunkPool.ROW_SHIFT;
+        while (chunks.size() <= chunk) {
+          chunks.add(ChunkPool.longs());
+        }
+        int at = row & (ChunkPool.ROWS - 1);
+        int take = Math.min(n - i, ChunkPool.ROWS - at);
+        long[] target = chunks.get(chunk);
+        if (kind == TIMESTAMP) {
+          for (int k = 0; k < take; k++) {
+            target[at + k] = values[i + k] * 1_000L; // microseconds to nanoseconds: fits() checked the range
+          }
+        } else {
+          System.arraycopy(values, i, target, at, take);
+        }
+        i += take;
+      }
+      return true;
+    }
+
+    /** Whether a decoded value (microseconds, or an unscaled decimal) is one {@link #setValue} would take. */
+    private boolean fits(long v) {
+      if (kind == TIMESTAMP) {
+        long seconds = Math.floorDiv(v, 1_000_000L);
+        return seconds > Long.MIN_VALUE / NANOS && seconds < Long.MAX_VALUE / NANOS;
+      }
+      return v <= MAX_UNSCALED && v >= -MAX_UNSCALED;
     }
 
     @Override
@@ -238,25 +320,80 @@ abstract sealed class ColumnVector permits ColumnVector.Fixed, ColumnVector.Byte
         if (data.size() >= (1 << (31 - ChunkPool.BYTE_SHIFT)) - 1) {
           return false; // 2 GB of values: more than any budget lets a batch hold
         }
-        if (b.length > ChunkPool.BYTES) {
-          data.add(b.clone());
-          used = b.length;
-          places.get(chunk)[at] = (data.size() - 1) << ChunkPool.BYTE_SHIFT;
-        } else {
-          if (data.isEmpty() || used + b.length > ChunkPool.BYTES) {
-            data.add(ChunkPool.bytes());
-            used = 0;
-          }
-          System.arraycopy(b, 0, data.get(data.size() - 1), used, b.length);
-          places.get(chunk)[at] = (data.size() - 1) << ChunkPool.BYTE_SHIFT | used;
-          used += b.length;
-        }
+        places.get(chunk)[at] = store(b, 0, b.length);
         lengths.get(chunk)[at] = b.length;
         usedTotal += b.length;
       }
       last = value;
       lastRow = row;
       return true;
+    }
+
+    @Override
+    boolean append(int first, DecodedRows run, int c) {
+      byte[] values = run.bytes(c);
+      int n = run.size();
+      if (values == null) {
+        if (run.longs(c) != null) {
+          return false;
+        }
+        setNulls(first, n, allNull(n));
+        last = null;
+        return true;
+      }
+      // Each chunk the run may start holds at least half a chunk of its bytes (or one value of its own).
+      if (data.size() + 2L * (values.length >> ChunkPool.BYTE_SHIFT) + 2 >= (1 << (31 - ChunkPool.BYTE_SHIFT)) - 1) {
+        return false; // 2 GB of values: more than any budget lets a batch hold
+      }
+      long[] bits = run.nulls(c);
+      int[] offsets = run.offsets(c);
+      setNulls(first, n, bits);
+      int previous = -1;
+      for (int i = 0; i < n; i++) {
+        int row = first + i;
+        int chunk = row >>> ChunkPool.ROW_SHIFT;
+        while (places.size() <= chunk) {
+          places.add(ChunkPool.ints());
+          lengths.add(ChunkPool.ints());
+        }
+        int at = row & (ChunkPool.ROWS - 1);
+        if (bits != null && (bits[i >>> 6] & (1L << i)) != 0) {
+          previous = -1;
+          continue;
+        }
+        int from = offsets[i];
+        int length = offsets[i + 1] - from;
+        if (previous >= 0 && offsets[previous + 1] - offsets[previous] == length
+            && Arrays.equals(values, offsets[previous], offsets[previous + 1], values, from, from + length)) {
+          places.get(chunk)[at] = placeOf(row - 1);
+          lengths.get(chunk)[at] = length;
+        } else {
+          places.get(chunk)[at] = store(values, from, length);
+          lengths.get(chunk)[at] = length;
+          usedTotal += length;
+        }
+        previous = i;
+      }
+      last = null;
+      lastRow = -1;
+      return true;
+    }
+
+    /** Copies a value's bytes into the data chunks; returns its place. */
+    private int store(byte[] b, int from, int length) {
+      if (length > ChunkPool.BYTES) {
+        data.add(Arrays.copyOfRange(b, from, from + length));
+        used = length;
+        return (data.size() - 1) << ChunkPool.BYTE_SHIFT;
+      }
+      if (data.isEmpty() || used + length > ChunkPool.BYTES) {
+        data.add(ChunkPool.bytes());
+        used = 0;
+      }
+      System.arraycopy(b, from, data.get(data.size() - 1), used, length);
+      int place = (data.size() - 1) << ChunkPool.BYTE_SHIFT | used;
+      used += length;
+      return place;
     }
 
     private int placeOf(int row) {

@@ -1,6 +1,7 @@
 package dev.sluice.ingestion.internal.spill;
 
 import dev.sluice.table.data.AbstractRow;
+import dev.sluice.table.data.DecodedRows;
 import dev.sluice.table.data.Row;
 import dev.sluice.table.types.StructType;
 import java.util.AbstractList;
@@ -262,6 +263,24 @@ final class ColumnarRows extends AbstractList<Row> implements BatchRows, RandomA
         }
       }
       size++;
+      return true;
+    }
+
+    /**
+     * Adds {@code run}'s rows, copying its columns' arrays; false (none added) when a value doesn't fit its
+     * column's layout or the run has another shape.
+     */
+    boolean add(DecodedRows run) {
+      if (run.schema().size() != columns.length) {
+        return false;
+      }
+      for (int c = 0; c < columns.length; c++) {
+        // A column that refuses leaves values past size behind, which the next rows overwrite.
+        if (!columns[c].append(size, run, c)) {
+          return false;
+        }
+      }
+      size += run.size();
       return true;
     }
 

@@ -1,6 +1,7 @@
 package dev.sluice.ingestion.internal.spill;
 
 import dev.sluice.ingestion.state.internal.RowSpillCodec;
+import dev.sluice.table.data.DecodedRows;
 import dev.sluice.table.data.Row;
 import dev.sluice.table.types.StructType;
 import java.util.Arrays;
@@ -65,6 +66,28 @@ public final class RowBuffer {
     estimate += sampledSize(row, size);
     if (estimate > budget && codec.isPresent()) {
       overBudget();
+    }
+  }
+
+  /**
+   * Adds rows decoded column by column: copied into the columns ({@link ColumnarRows}) without making a row, when
+   * no boxed row is held and the values fit; otherwise row by row, as {@link #add(Row)} takes them.
+   */
+  public void add(DecodedRows run) {
+    if (built) {
+      throw new IllegalStateException("The rows were already built");
+    }
+    if (writer == null && columns == null && size == 0 && codec.isPresent()) {
+      columns = ColumnarRows.Builder.of(schema);
+    }
+    if (writer == null && columns != null && columns.add(run)) {
+      if (columns.bytes() > budget) {
+        spillColumns(null);
+      }
+      return;
+    }
+    for (int i = 0; i < run.size(); i++) {
+      add(run.row(i));
     }
   }
 

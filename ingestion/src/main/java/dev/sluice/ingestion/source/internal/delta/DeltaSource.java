@@ -12,6 +12,7 @@ import dev.sluice.table.DataFile;
 import dev.sluice.table.Snapshot;
 import dev.sluice.table.Table;
 import dev.sluice.table.data.CloseableIterator;
+import dev.sluice.table.data.DecodedRows;
 import dev.sluice.table.data.Row;
 import dev.sluice.table.types.PrimitiveType;
 import dev.sluice.table.types.StructType;
@@ -48,6 +49,8 @@ final class DeltaSource implements Source {
   private final Snapshot schemaSnapshot;
   private final String tableId;
   private final StructType schema;
+  /** Whether the table's columns can be read decoded column by column ({@link DecodedRows#supports}). */
+  private final boolean decodable;
   private final String description;
   private final TableCommits commits;
   private Long availableNowEnd;
@@ -67,6 +70,7 @@ final class DeltaSource implements Source {
         ? schemaSnapshot.schema().add(CHANGE_TYPE, PrimitiveType.STRING)
             .add(ChangeFeed.COMMIT_VERSION, PrimitiveType.LONG).add(ChangeFeed.COMMIT_TIMESTAMP, PrimitiveType.TIMESTAMP)
         : schemaSnapshot.schema();
+    this.decodable = schemaSnapshot.schema().fields().stream().allMatch(f -> DecodedRows.supports(f.type()));
     this.commits = new TableCommits(table, schemaSnapshot, description);
   }
 
@@ -286,6 +290,10 @@ final class DeltaSource implements Source {
 
   /** The rows of {@code files} in order; several files are decoded on another thread while {@code out} takes them. */
   private void readFiles(List<DataFile> files, Object[] extraColumns, Batch.Builder out) {
+    if (extraColumns == null && decodable) {
+      readDecoded(files, out);
+      return;
+    }
     FileRows rows = new FileRows(files, extraColumns);
     Iterator<Row> it = files.size() > 1 && ReadAhead.worthIt()
         ? new ReadAhead((ReadAhead.Blocks) rows, 1024, rows::close) : rows;
@@ -296,6 +304,30 @@ final class DeltaSource implements Source {
     } finally {
       if (it == rows) {
         rows.close();
+      }
+    }
+  }
+
+  /**
+   * The rows of {@code files} in order, each file decoded column by column straight into the batch's columns when
+   * it can be (no row or value object made: reading a silver batch of bronze files made every value an object on
+   * one thread and took it apart into primitives again on another), else as rows.
+   */
+  private void readDecoded(List<DataFile> files, Batch.Builder out) {
+    for (DataFile file : files) {
+      Optional<CloseableIterator<DecodedRows>> runs = schemaSnapshot.decodedRowsOf(file);
+      if (runs.isPresent()) {
+        try (CloseableIterator<DecodedRows> it = runs.get()) {
+          while (it.hasNext()) {
+            out.addColumns(it.next());
+          }
+        }
+      } else {
+        try (CloseableIterator<Row> it = schemaSnapshot.rowsOf(file)) {
+          while (it.hasNext()) {
+            out.add(it.next());
+          }
+        }
       }
     }
   }
