@@ -363,7 +363,9 @@ abstract sealed class ColumnVector permits ColumnVector.Fixed, ColumnVector.Byte
         }
         int from = offsets[i];
         int length = offsets[i + 1] - from;
+        // Ids that differ mostly differ in their last byte: compared first, most values skip the full comparison.
         if (previous >= 0 && offsets[previous + 1] - offsets[previous] == length
+            && (length == 0 || values[offsets[previous + 1] - 1] == values[from + length - 1])
             && Arrays.equals(values, offsets[previous], offsets[previous + 1], values, from, from + length)) {
           places.get(chunk)[at] = placeOf(row - 1);
           lengths.get(chunk)[at] = length;
