@@ -90,30 +90,80 @@ public final class DecodedRows {
   public Row row(int row) {
     Object[] values = new Object[schema.size()];
     for (int c = 0; c < values.length; c++) {
-      values[c] = isNull(c, row) ? null : value(c, row);
+      box(c, row, 1, values, c, 1);
     }
     return Row.of(values);
   }
 
-  private Object value(int c, int row) {
+  /**
+   * Makes the values of rows {@code from..from + n)} of column {@code c}, as the row readers make them, into
+   * {@code out[at + i * stride]}: a tight loop per column, one type check per call. A string or other immutable
+   * value equal to the row before's is handed out again rather than made twice.
+   */
+  public void box(int c, int from, int n, Object[] out, int at, int stride) {
+    long[] nullBits = nulls[c];
+    if (longs[c] == null && bytes[c] == null) {
+      for (int i = 0; i < n; i++) {
+        out[at + i * stride] = null;
+      }
+      return;
+    }
     DataType type = schema.field(c).type();
     if (bytes[c] != null) {
-      int from = offsets[c][row];
-      int to = offsets[c][row + 1];
-      return type == PrimitiveType.STRING ? new String(bytes[c], from, to - from, StandardCharsets.UTF_8)
-          : Arrays.copyOfRange(bytes[c], from, to);
+      byte[] data = bytes[c];
+      int[] ends = offsets[c];
+      boolean strings = type == PrimitiveType.STRING;
+      Object previous = null;
+      int previousRow = -1;
+      for (int i = 0; i < n; i++) {
+        int row = from + i;
+        if (nullBits != null && (nullBits[row >>> 6] & (1L << row)) != 0) {
+          out[at + i * stride] = null;
+          previous = null;
+          continue;
+        }
+        int start = ends[row];
+        int end = ends[row + 1];
+        if (!strings || previous == null || end - start != ends[previousRow + 1] - ends[previousRow]
+            || !Arrays.equals(data, start, end, data, ends[previousRow], ends[previousRow + 1])) {
+          // byte[] is mutable: each binary value gets its own array.
+          previous = strings ? new String(data, start, end - start, StandardCharsets.UTF_8)
+              : Arrays.copyOfRange(data, start, end);
+          previousRow = row;
+        }
+        out[at + i * stride] = previous;
+      }
+      return;
     }
-    long v = longs[c][row];
-    if (type instanceof DecimalType d) {
-      return BigDecimal.valueOf(v, d.scale());
+    long[] values = longs[c];
+    int scale = type instanceof DecimalType d ? d.scale() : -1;
+    PrimitiveType kind = scale >= 0 ? null : (PrimitiveType) type;
+    Object previous = null;
+    long previousValue = 0;
+    for (int i = 0; i < n; i++) {
+      int row = from + i;
+      if (nullBits != null && (nullBits[row >>> 6] & (1L << row)) != 0) {
+        out[at + i * stride] = null;
+        previous = null;
+        continue;
+      }
+      long v = values[row];
+      if (previous == null || v != previousValue) {
+        previous = scale >= 0 ? BigDecimal.valueOf(v, scale) : box(kind, v, c);
+        previousValue = v;
+      }
+      out[at + i * stride] = previous;
     }
-    return switch ((PrimitiveType) type) {
+  }
+
+  private Object box(PrimitiveType kind, long v, int c) {
+    return switch (kind) {
       case LONG -> v;
       case INTEGER -> (int) v;
       case DATE -> LocalDate.ofEpochDay(v);
       case TIMESTAMP -> Instant.ofEpochSecond(Math.floorDiv(v, 1_000_000L), Math.floorMod(v, 1_000_000L) * 1_000L);
       case DOUBLE -> Double.longBitsToDouble(v);
-      default -> throw new IllegalStateException("Column " + schema.field(c).name() + " of type " + type
+      default -> throw new IllegalStateException("Column " + schema.field(c).name() + " of type " + kind
           + " has no decoded values");
     };
   }

@@ -1,6 +1,6 @@
 package dev.sluice.ingestion.internal.spill;
 
-import dev.sluice.table.data.AbstractRow;
+import dev.sluice.table.data.BlockRow;
 import dev.sluice.table.data.DecodedRows;
 import dev.sluice.table.data.Row;
 import dev.sluice.table.types.StructType;
@@ -185,31 +185,6 @@ final class ColumnarRows extends AbstractList<Row> implements BatchRows, RandomA
       // Ended while filling (a reader that outlived its batch, on the read-ahead thread): the chunks may already
       // hold the next batch's values, so the block is refused rather than handed out.
       checkLive();
-    }
-  }
-
-  /**
-   * Row {@code index} of a block made column by column: its values are {@code block[column][index]} (a column not
-   * read is null). Equal, as rows are, to any row of the same values.
-   */
-  private static final class BlockRow extends AbstractRow {
-    private final Object[][] block;
-    private final int index;
-
-    BlockRow(Object[][] block, int index) {
-      this.block = block;
-      this.index = index;
-    }
-
-    @Override
-    public int size() {
-      return block.length;
-    }
-
-    @Override
-    public Object get(int ordinal) {
-      Object[] column = block[ordinal];
-      return column == null ? null : column[index];
     }
   }
 

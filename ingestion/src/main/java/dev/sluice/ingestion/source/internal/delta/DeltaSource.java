@@ -11,6 +11,7 @@ import dev.sluice.table.ChangeFeed;
 import dev.sluice.table.DataFile;
 import dev.sluice.table.Snapshot;
 import dev.sluice.table.Table;
+import dev.sluice.table.data.BlockRow;
 import dev.sluice.table.data.CloseableIterator;
 import dev.sluice.table.data.DecodedRows;
 import dev.sluice.table.data.Row;
@@ -337,6 +338,12 @@ final class DeltaSource implements Source {
     private final Iterator<DataFile> files;
     private final Object[] extraColumns;
     private CloseableIterator<Row> current;
+    /** The current file's decoded runs (a file read column by column), instead of {@link #current}. */
+    private CloseableIterator<DecodedRows> runs;
+    private DecodedRows run;
+    private int runNext;
+    private Row[] pending = new Row[0];
+    private int pendingNext;
 
     FileRows(List<DataFile> files, Object[] extraColumns) {
       this.files = files.iterator();
@@ -345,14 +352,14 @@ final class DeltaSource implements Source {
 
     @Override
     public boolean hasNext() {
-      while (current == null || !current.hasNext()) {
-        close();
-        if (!files.hasNext()) {
-          return false;
-        }
-        current = schemaSnapshot.rowsOf(files.next());
+      if (pendingNext < pending.length) {
+        return true;
       }
-      return true;
+      Row[] block = new Row[1024];
+      int n = next(block);
+      pending = n == block.length ? block : java.util.Arrays.copyOf(block, n);
+      pendingNext = 0;
+      return n > 0;
     }
 
     @Override
@@ -360,25 +367,82 @@ final class DeltaSource implements Source {
       if (!hasNext()) {
         throw new NoSuchElementException();
       }
-      Row r = current.next();
-      return extraColumns == null ? r : append(r, extraColumns);
+      return pending[pendingNext++];
     }
 
+    /**
+     * Fills {@code into}: from a decoded run, a block of rows made column by column (a tight loop per column, rows as
+     * views of the block's columns), else row by row from the row reader.
+     */
     @Override
     public int next(Row[] into) {
       int n = 0;
-      while (n < into.length && hasNext()) {
-        Row r = current.next();
-        into[n++] = extraColumns == null ? r : append(r, extraColumns);
+      while (n < into.length && advance()) {
+        if (run != null) {
+          int take = Math.min(into.length - n, run.size() - runNext);
+          int width = run.schema().size();
+          Object[][] block = new Object[width + (extraColumns == null ? 0 : extraColumns.length)][];
+          for (int c = 0; c < width; c++) {
+            block[c] = new Object[take];
+            run.box(c, runNext, take, block[c], 0, 1);
+          }
+          for (int c = width; c < block.length; c++) {
+            block[c] = new Object[take];
+            java.util.Arrays.fill(block[c], extraColumns[c - width]);
+          }
+          for (int i = 0; i < take; i++) {
+            into[n++] = new BlockRow(block, i);
+          }
+          runNext += take;
+        } else {
+          Row r = current.next();
+          into[n++] = extraColumns == null ? r : append(r, extraColumns);
+        }
       }
       return n;
     }
 
+    /** Moves to the next run or file with rows left; false at the end. */
+    private boolean advance() {
+      while (true) {
+        if (run != null && runNext < run.size()) {
+          return true;
+        }
+        run = null;
+        if (runs != null && runs.hasNext()) {
+          run = runs.next();
+          runNext = 0;
+          continue;
+        }
+        if (current != null && current.hasNext()) {
+          return true;
+        }
+        close();
+        if (!files.hasNext()) {
+          return false;
+        }
+        DataFile file = files.next();
+        Optional<CloseableIterator<DecodedRows>> decoded = decodable ? schemaSnapshot.decodedRowsOf(file)
+            : Optional.empty();
+        if (decoded.isPresent()) {
+          runs = decoded.get();
+        } else {
+          current = schemaSnapshot.rowsOf(file);
+        }
+      }
+    }
+
     void close() {
+      run = null;
       if (current != null) {
         CloseableIterator<Row> c = current;
         current = null;
         c.close();
+      }
+      if (runs != null) {
+        CloseableIterator<DecodedRows> r = runs;
+        runs = null;
+        r.close();
       }
     }
   }
