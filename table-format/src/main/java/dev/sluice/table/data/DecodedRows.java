@@ -90,21 +90,21 @@ public final class DecodedRows {
   public Row row(int row) {
     Object[] values = new Object[schema.size()];
     for (int c = 0; c < values.length; c++) {
-      box(c, row, 1, values, c, 1);
+      box(c, row, 1, values, c);
     }
     return Row.of(values);
   }
 
   /**
    * Makes the values of rows {@code from..from + n)} of column {@code c}, as the row readers make them, into
-   * {@code out[at + i * stride]}: a tight loop per column, one type check per call. A string or other immutable
+   * {@code out[at + i]}: a tight loop per column, one type check per call. A string or other immutable
    * value equal to the row before's is handed out again rather than made twice.
    */
-  public void box(int c, int from, int n, Object[] out, int at, int stride) {
+  public void box(int c, int from, int n, Object[] out, int at) {
     long[] nullBits = nulls[c];
     if (longs[c] == null && bytes[c] == null) {
       for (int i = 0; i < n; i++) {
-        out[at + i * stride] = null;
+        out[at + i] = null;
       }
       return;
     }
@@ -118,7 +118,7 @@ public final class DecodedRows {
       for (int i = 0; i < n; i++) {
         int row = from + i;
         if (nullBits != null && (nullBits[row >>> 6] & (1L << row)) != 0) {
-          out[at + i * stride] = null;
+          out[at + i] = null;
           previous = null;
           continue;
         }
@@ -131,7 +131,7 @@ public final class DecodedRows {
               : Arrays.copyOfRange(data, start, end);
           previousRow = row;
         }
-        out[at + i * stride] = previous;
+        out[at + i] = previous;
       }
       return;
     }
@@ -143,7 +143,7 @@ public final class DecodedRows {
     for (int i = 0; i < n; i++) {
       int row = from + i;
       if (nullBits != null && (nullBits[row >>> 6] & (1L << row)) != 0) {
-        out[at + i * stride] = null;
+        out[at + i] = null;
         previous = null;
         continue;
       }
@@ -152,7 +152,7 @@ public final class DecodedRows {
         previous = scale >= 0 ? BigDecimal.valueOf(v, scale) : box(kind, v, c);
         previousValue = v;
       }
-      out[at + i * stride] = previous;
+      out[at + i] = previous;
     }
   }
 

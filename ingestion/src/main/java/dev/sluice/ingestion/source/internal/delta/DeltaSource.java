@@ -384,7 +384,7 @@ final class DeltaSource implements Source {
           Object[][] block = new Object[width + (extraColumns == null ? 0 : extraColumns.length)][];
           for (int c = 0; c < width; c++) {
             block[c] = new Object[take];
-            run.box(c, runNext, take, block[c], 0, 1);
+            run.box(c, runNext, take, block[c], 0);
           }
           for (int c = width; c < block.length; c++) {
             block[c] = new Object[take];
