@@ -37,7 +37,7 @@ public final class StaticJoin implements Transform {
   /** Whether every static key has one row: a left join then gives one row per input row. */
   private boolean uniqueKeys;
   /** With unique keys, each key's position in {@link #uniqueRows}; null otherwise. */
-  private Map<Object, Integer> uniqueIndex;
+  private KeyIndex uniqueIndex;
   private Row[] uniqueRows;
   private long loadedVersion = -1;
   private OptionalLong lastStaticVersion = OptionalLong.empty();
@@ -134,13 +134,17 @@ public final class StaticJoin implements Transform {
     }
     table = byKey;
     uniqueKeys = byKey.values().stream().allMatch(rows -> rows.size() == 1);
-    uniqueIndex = uniqueKeys ? new HashMap<>() : null;
-    uniqueRows = uniqueKeys ? new Row[byKey.size()] : null;
+    uniqueIndex = null;
+    uniqueRows = null;
     if (uniqueKeys) {
-      byKey.forEach((key, rows) -> {
-        uniqueRows[uniqueIndex.size()] = rows.get(0);
-        uniqueIndex.put(key, uniqueIndex.size());
-      });
+      Object[] keys = new Object[byKey.size()];
+      uniqueRows = new Row[byKey.size()];
+      int i = 0;
+      for (Map.Entry<Object, List<Row>> e : byKey.entrySet()) {
+        keys[i] = e.getKey();
+        uniqueRows[i++] = e.getValue().get(0);
+      }
+      uniqueIndex = new KeyIndex(keys);
     }
     loadedVersion = read.version();
     lastStaticVersion = read.version() >= 0 ? OptionalLong.of(read.version()) : OptionalLong.empty();
@@ -152,12 +156,12 @@ public final class StaticJoin implements Transform {
    * Passes may run at once; two that look the same row up store the same number.
    */
   private final class Lookup implements Batch.RowMapper {
-    private final Map<Object, Integer> indexOf;
+    private final KeyIndex indexOf;
     private final Row[] rows;
     /** Per position: 0 not looked up yet, -1 no match, else the static row's index plus one. */
     private final int[] found;
 
-    Lookup(Map<Object, Integer> indexOf, Row[] rows, int inputRows) {
+    Lookup(KeyIndex indexOf, Row[] rows, int inputRows) {
       this.indexOf = indexOf;
       this.rows = rows;
       this.found = new int[inputRows];
@@ -168,8 +172,8 @@ public final class StaticJoin implements Transform {
       int at = found[position];
       if (at == 0) {
         Object key = leftKeys.hashKeyOf(left);
-        Integer index = key == null ? null : indexOf.get(key);
-        at = index == null ? -1 : index + 1;
+        int index = key == null ? -1 : indexOf.positionOf(key);
+        at = index < 0 ? -1 : index + 1;
         found[position] = at;
       }
       return concat(left, at < 0 ? null : rows[at - 1]);
