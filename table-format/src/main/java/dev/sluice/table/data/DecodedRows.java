@@ -15,7 +15,8 @@ import java.util.Arrays;
  * itself: no row or value objects are made. A fixed-width column's values are longs ({@link #longs}): LONG, INTEGER
  * and DATE (epoch days) as their number, TIMESTAMP as microseconds since the epoch, DECIMAL as the unscaled value at
  * the type's scale, DOUBLE as its raw bits. STRING (UTF-8) and BINARY values are byte ranges of one array
- * ({@link #bytes}, {@link #offsets}). Only those types come this way (see {@link #supports}). Immutable; the arrays
+ * ({@link #bytes}, {@link #starts}, {@link #lengths}); rows may share a range (a dictionary entry is stored once), so
+ * rows with the same range hold equal values. Only those types come this way (see {@link #supports}). Immutable; the arrays
  * are shared, not copied: don't change them.
  */
 public final class DecodedRows {
@@ -23,21 +24,24 @@ public final class DecodedRows {
   private final int size;
   private final long[][] longs;
   private final byte[][] bytes;
-  private final int[][] offsets;
+  private final int[][] starts;
+  private final int[][] lengths;
   private final long[][] nulls;
 
   /**
    * Rows {@code 0..size)} of {@code schema}. Per column either {@code longs[c]} or {@code bytes[c]} with
-   * {@code offsets[c]} (size + 1 of them: value {@code i} is {@code bytes[offsets[i], offsets[i + 1])}); a column
-   * with neither is all null. {@code nulls[c]} is a bitmap of the null rows (bit {@code i % 64} of word
+   * {@code starts[c]} and {@code lengths[c]} (value {@code i} is {@code bytes[starts[i], starts[i] + lengths[i])});
+   * a column with neither is all null. {@code nulls[c]} is a bitmap of the null rows (bit {@code i % 64} of word
    * {@code i / 64}), null when the column has none; a null row's value is meaningless.
    */
-  public DecodedRows(StructType schema, int size, long[][] longs, byte[][] bytes, int[][] offsets, long[][] nulls) {
+  public DecodedRows(StructType schema, int size, long[][] longs, byte[][] bytes, int[][] starts, int[][] lengths,
+      long[][] nulls) {
     this.schema = schema;
     this.size = size;
     this.longs = longs;
     this.bytes = bytes;
-    this.offsets = offsets;
+    this.starts = starts;
+    this.lengths = lengths;
     this.nulls = nulls;
   }
 
@@ -82,8 +86,13 @@ public final class DecodedRows {
     return bytes[c];
   }
 
-  public int[] offsets(int c) {
-    return offsets[c];
+  /** Where each row's value starts in {@link #bytes}. */
+  public int[] starts(int c) {
+    return starts[c];
+  }
+
+  public int[] lengths(int c) {
+    return lengths[c];
   }
 
   /** Row {@code row} with values as the row readers make them. */
@@ -96,11 +105,11 @@ public final class DecodedRows {
   }
 
   /**
-   * Makes the values of rows {@code from..from + n)} of column {@code c}, as the row readers make them, into
+   * Makes the values of rows {@code first..first + n)} of column {@code c}, as the row readers make them, into
    * {@code out[at + i]}: a tight loop per column, one type check per call. A string or other immutable
    * value equal to the row before's is handed out again rather than made twice.
    */
-  public void box(int c, int from, int n, Object[] out, int at) {
+  public void box(int c, int first, int n, Object[] out, int at) {
     long[] nullBits = nulls[c];
     if (longs[c] == null && bytes[c] == null) {
       for (int i = 0; i < n; i++) {
@@ -111,24 +120,27 @@ public final class DecodedRows {
     DataType type = schema.field(c).type();
     if (bytes[c] != null) {
       byte[] data = bytes[c];
-      int[] ends = offsets[c];
+      int[] rowStarts = starts[c];
+      int[] rowLengths = lengths[c];
       boolean strings = type == PrimitiveType.STRING;
       Object previous = null;
       int previousRow = -1;
       for (int i = 0; i < n; i++) {
-        int row = from + i;
+        int row = first + i;
         if (nullBits != null && (nullBits[row >>> 6] & (1L << row)) != 0) {
           out[at + i] = null;
           previous = null;
           continue;
         }
-        int start = ends[row];
-        int end = ends[row + 1];
-        if (!strings || previous == null || end - start != ends[previousRow + 1] - ends[previousRow]
-            || !Arrays.equals(data, start, end, data, ends[previousRow], ends[previousRow + 1])) {
+        int start = rowStarts[row];
+        int len = rowLengths[row];
+        int before = previousRow < 0 ? -1 : rowStarts[previousRow];
+        boolean same = strings && previous != null && len == rowLengths[previousRow]
+            && (start == before || Arrays.equals(data, start, start + len, data, before, before + len));
+        if (!same) {
           // byte[] is mutable: each binary value gets its own array.
-          previous = strings ? new String(data, start, end - start, StandardCharsets.UTF_8)
-              : Arrays.copyOfRange(data, start, end);
+          previous = strings ? new String(data, start, len, StandardCharsets.UTF_8)
+              : Arrays.copyOfRange(data, start, start + len);
           previousRow = row;
         }
         out[at + i] = previous;
@@ -141,7 +153,7 @@ public final class DecodedRows {
     Object previous = null;
     long previousValue = 0;
     for (int i = 0; i < n; i++) {
-      int row = from + i;
+      int row = first + i;
       if (nullBits != null && (nullBits[row >>> 6] & (1L << row)) != 0) {
         out[at + i] = null;
         previous = null;

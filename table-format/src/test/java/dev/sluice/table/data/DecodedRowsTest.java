@@ -19,19 +19,25 @@ class DecodedRowsTest {
       StructField.of("x", PrimitiveType.DOUBLE), StructField.of("n", PrimitiveType.INTEGER),
       StructField.of("gone", PrimitiveType.LONG));
 
-  /** Four rows: "a", "a", null, "bé"; binaries alike; the second row's fixed values repeat the first's. */
+  /**
+   * Four rows: "a", "a", null, "bé" (the strings' first two rows share one range, as a dictionary entry; the
+   * binaries' have a range each); the second row's fixed values repeat the first's.
+   */
   private static DecodedRows rows() {
     byte[] strings = "aabé".getBytes(StandardCharsets.UTF_8);
-    int[] offsets = {0, 1, 2, 2, strings.length};
+    int[] shared = {0, 0, 2, 2};
+    int[] own = {0, 1, 2, 2};
+    int[] lengths = {1, 1, 0, strings.length - 2};
     long[] nulls = {1L << 2};
     long[] micros = {-1_500_001L, -1_500_001L, 0, 1_700_000_000_000_123L};
     long[][] longs = {null, null, micros, {12345, 12345, 0, -7}, {19_000, 19_000, 0, -3},
         {Double.doubleToRawLongBits(2.5), Double.doubleToRawLongBits(2.5), 0, Double.doubleToRawLongBits(-0.0)},
         {7, 7, 0, -1}, null};
     byte[][] bytes = {strings, strings, null, null, null, null, null, null};
-    int[][] offs = {offsets, offsets, null, null, null, null, null, null};
+    int[][] starts = {shared, own, null, null, null, null, null, null};
+    int[][] lens = {lengths, lengths, null, null, null, null, null, null};
     long[][] nullBits = {nulls, nulls, nulls, nulls, nulls, nulls, nulls, null};
-    return new DecodedRows(SCHEMA, 4, longs, bytes, offs, nullBits);
+    return new DecodedRows(SCHEMA, 4, longs, bytes, starts, lens, nullBits);
   }
 
   @Test

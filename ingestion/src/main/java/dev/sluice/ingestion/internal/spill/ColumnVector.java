@@ -287,6 +287,8 @@ abstract sealed class ColumnVector permits ColumnVector.Fixed, ColumnVector.Byte
    * thousands of rows).
    */
   static final class Bytes extends ColumnVector {
+    /** Ranges of a run remembered with the place they were stored at (a power of two). */
+    private static final int RANGE_CACHE = 256;
     private final boolean strings;
     private final List<byte[]> data = new ArrayList<>();
     /** Bytes used of the last data chunk. */
@@ -341,12 +343,22 @@ abstract sealed class ColumnVector permits ColumnVector.Fixed, ColumnVector.Byte
         last = null;
         return true;
       }
+      long[] bits = run.nulls(c);
+      int[] rowStarts = run.starts(c);
+      int[] rowLengths = run.lengths(c);
+      long total = 0;
+      for (int i = 0; i < n; i++) {
+        total += rowLengths[i];
+      }
       // Each chunk the run may start holds at least half a chunk of its bytes (or one value of its own).
-      if (data.size() + 2L * (values.length >> ChunkPool.BYTE_SHIFT) + 2 >= (1 << (31 - ChunkPool.BYTE_SHIFT)) - 1) {
+      if (data.size() + 2 * (total >> ChunkPool.BYTE_SHIFT) + 2 >= (1 << (31 - ChunkPool.BYTE_SHIFT)) - 1) {
         return false; // 2 GB of values: more than any budget lets a batch hold
       }
-      long[] bits = run.nulls(c);
-      int[] offsets = run.offsets(c);
+      // The place each recent range of the run was stored at: rows sharing a range (a dictionary entry, such as a
+      // status among five) point at one copy, whether or not they follow each other.
+      int[] cachedRange = new int[RANGE_CACHE];
+      int[] cachedLength = new int[RANGE_CACHE];
+      int[] cachedPlace = new int[RANGE_CACHE];
       setNulls(first, n, bits);
       int previous = -1;
       for (int i = 0; i < n; i++) {
@@ -361,24 +373,40 @@ abstract sealed class ColumnVector permits ColumnVector.Fixed, ColumnVector.Byte
           previous = -1;
           continue;
         }
-        int from = offsets[i];
-        int length = offsets[i + 1] - from;
-        // Ids that differ mostly differ in their last byte: compared first, most values skip the full comparison.
-        if (previous >= 0 && offsets[previous + 1] - offsets[previous] == length
-            && (length == 0 || values[offsets[previous + 1] - 1] == values[from + length - 1])
-            && Arrays.equals(values, offsets[previous], offsets[previous + 1], values, from, from + length)) {
+        int from = rowStarts[i];
+        int length = rowLengths[i];
+        if (previous >= 0 && rowLengths[previous] == length && sameBytes(values, rowStarts[previous], from, length)) {
           places.get(chunk)[at] = placeOf(row - 1);
           lengths.get(chunk)[at] = length;
         } else {
-          places.get(chunk)[at] = store(values, from, length);
+          int slot = (from * 0x9E3779B1 >>> 24) & (RANGE_CACHE - 1);
+          int place;
+          if (cachedRange[slot] == from + 1 && cachedLength[slot] == length) {
+            place = cachedPlace[slot];
+          } else {
+            place = store(values, from, length);
+            usedTotal += length;
+            cachedRange[slot] = from + 1;
+            cachedLength[slot] = length;
+            cachedPlace[slot] = place;
+          }
+          places.get(chunk)[at] = place;
           lengths.get(chunk)[at] = length;
-          usedTotal += length;
         }
         previous = i;
       }
       last = null;
       lastRow = -1;
       return true;
+    }
+
+    /**
+     * Whether two values of a run's bytes are equal: the same range (a dictionary entry), else compared from the last
+     * byte (ids that differ mostly differ there), then whole.
+     */
+    private static boolean sameBytes(byte[] values, int a, int b, int length) {
+      return a == b || length == 0 || values[a + length - 1] == values[b + length - 1]
+          && Arrays.equals(values, a, a + length, values, b, b + length);
     }
 
     /** Copies a value's bytes into the data chunks; returns its place. */

@@ -53,21 +53,27 @@ class DecodedRunsTest {
     return Row.of(i % 9 == 0 ? null : (long) i * -1_000_003L, i % 11 == 0 ? null : "é-" + "x".repeat(i % 40),
         i % 13 == 0 ? null : new BigDecimal(i * 37L - 50_000).movePointLeft(2),
         Instant.ofEpochSecond(1_700_000_000L + i / 10, (i % 7) * 1_000), i, LocalDate.ofEpochDay(i % 40_000 - 20_000),
-        i * -0.25, i % 19 == 0 ? null : new byte[] {(byte) i, 0, -1}, "file:/landing/part-" + i / 100 + ".json", null);
+        i * -0.25, i % 19 == 0 ? null : new byte[] {(byte) i, 0, -1}, "file:/landing/part-" + (i % 3 == 0 ? i / 100 : i % 5) + ".json", null);
   }
 
-  /** Rows {@code from..from + n)} of {@code rows} as a reader decodes them (see {@link DecodedRows}). */
+  /**
+   * Rows {@code from..from + n)} of {@code rows} as a reader decodes them (see {@link DecodedRows}); the source
+   * column's values are stored once each and shared by the rows that hold them, as a dictionary's entries are.
+   */
   private static DecodedRows decode(IntFunction<Row> rows, int from, int n) {
     int width = SCHEMA.size();
     long[][] longs = new long[width][];
     byte[][] bytes = new byte[width][];
-    int[][] offsets = new int[width][];
+    int[][] starts = new int[width][];
+    int[][] lengths = new int[width][];
     long[][] nulls = new long[width][];
     for (int c = 0; c < width - 1; c++) { // the last column: missing from the file, no arrays at all
       boolean isBytes = c == 1 || c == 7 || c == 8;
       java.io.ByteArrayOutputStream data = new java.io.ByteArrayOutputStream();
+      java.util.Map<String, Integer> stored = new java.util.HashMap<>();
       if (isBytes) {
-        offsets[c] = new int[n + 1];
+        starts[c] = new int[n];
+        lengths[c] = new int[n];
       } else {
         longs[c] = new long[n];
       }
@@ -78,7 +84,16 @@ class DecodedRunsTest {
           nulls[c][i >>> 6] |= 1L << i;
         } else if (isBytes) {
           byte[] b = v instanceof String s ? s.getBytes(StandardCharsets.UTF_8) : (byte[]) v;
-          data.writeBytes(b);
+          Integer shared = c == 8 ? stored.get((String) v) : null;
+          if (shared == null) {
+            shared = data.size();
+            data.writeBytes(b);
+            if (c == 8) {
+              stored.put((String) v, shared);
+            }
+          }
+          starts[c][i] = shared;
+          lengths[c][i] = b.length;
         } else {
           longs[c][i] = switch (c) {
             case 2 -> ((BigDecimal) v).unscaledValue().longValueExact();
@@ -89,15 +104,12 @@ class DecodedRunsTest {
             default -> (Long) v;
           };
         }
-        if (isBytes) {
-          offsets[c][i + 1] = data.size();
-        }
       }
       if (isBytes) {
         bytes[c] = data.toByteArray();
       }
     }
-    return new DecodedRows(SCHEMA, n, longs, bytes, offsets, nulls);
+    return new DecodedRows(SCHEMA, n, longs, bytes, starts, lengths, nulls);
   }
 
   private static void assertRows(Batch batch, IntFunction<Row> expected, int n) {

@@ -121,17 +121,16 @@ final class ColumnCursor {
       if (defined == null && ids != null) {
         int[] id = ids(rows);
         for (int i = 0; i < rows; i++) {
-          byte[] v = dictionaryBytes[id[i]];
-          bytes.append(v, 0, v.length);
-          bytes.end();
+          bytes.entry(dictionaryBytes, id[i]);
         }
         return;
       }
       for (int i = 0; i < rows; i++) {
         if (defined == null || defined[i] == maxDefinition) {
           nextBinary(bytes);
+        } else {
+          bytes.none();
         }
-        bytes.end();
       }
       return;
     }
@@ -203,8 +202,7 @@ final class ColumnCursor {
       return;
     }
     if (ids != null) {
-      byte[] v = dictionaryBytes[ids(1)[0]];
-      out.append(v, 0, v.length);
+      out.entry(dictionaryBytes, ids(1)[0]);
       return;
     }
     int length = readIntLe(page, plainAt);
@@ -318,28 +316,57 @@ final class ColumnCursor {
     return (readIntLe(b, at) & 0xFFFF_FFFFL) | (long) readIntLe(b, at + 4) << 32;
   }
 
-  /** Byte values appended one after another, with their end offsets. */
+  /**
+   * The byte values of a run's rows: each row's start and length in one array. A dictionary entry is copied once
+   * per run, and every row holding it shares its range (no copy per row, and equal ranges say equal values).
+   */
   static final class ByteRanges {
     byte[] data = new byte[1 << 16];
     int used;
-    int[] offsets;
+    final int[] starts;
+    final int[] lengths;
     int count;
+    /** Per entry of the dictionary in use, its start in {@link #data} plus one (0: not copied yet). */
+    private int[] entryStarts;
+    private byte[][] entriesOf;
 
     ByteRanges(int rows) {
-      offsets = new int[rows + 1];
+      starts = new int[rows];
+      lengths = new int[rows];
     }
 
+    /** The next row's value: a copy of {@code b[from, from + length)}. */
     void append(byte[] b, int from, int length) {
       if (used + length > data.length) {
         data = Arrays.copyOf(data, Math.max(used + length, data.length * 2));
       }
       System.arraycopy(b, from, data, used, length);
+      starts[count] = used;
+      lengths[count++] = length;
       used += length;
     }
 
-    /** Ends the current row's value (an empty one for a null row). */
-    void end() {
-      offsets[++count] = used;
+    /** The next row's value: dictionary entry {@code id}, copied at its first use in the run. */
+    void entry(byte[][] dictionary, int id) {
+      if (entriesOf != dictionary) {
+        entriesOf = dictionary;
+        entryStarts = new int[dictionary.length];
+      }
+      int start = entryStarts[id];
+      byte[] v = dictionary[id];
+      if (start == 0) {
+        append(v, 0, v.length);
+        entryStarts[id] = starts[count - 1] + 1;
+        return;
+      }
+      starts[count] = start - 1;
+      lengths[count++] = v.length;
+    }
+
+    /** The next row is null: an empty range. */
+    void none() {
+      starts[count] = used;
+      lengths[count++] = 0;
     }
   }
 }

@@ -163,7 +163,8 @@ public final class ColumnarFileReader implements CloseableIterator<DecodedRows> 
     int width = schema.size();
     long[][] longs = new long[width][];
     byte[][] bytes = new byte[width][];
-    int[][] offsets = new int[width][];
+    int[][] starts = new int[width][];
+    int[][] lengths = new int[width][];
     long[][] nulls = new long[width][];
     for (int c = 0; c < width; c++) {
       int at = fileColumn[c];
@@ -177,7 +178,8 @@ public final class ColumnarFileReader implements CloseableIterator<DecodedRows> 
         ColumnCursor.ByteRanges ranges = new ColumnCursor.ByteRanges(n);
         anyNull = cursors[at].read(n, null, ranges, nullBits);
         bytes[c] = ranges.data;
-        offsets[c] = ranges.offsets;
+        starts[c] = ranges.starts;
+        lengths[c] = ranges.lengths;
       } else {
         longs[c] = new long[n];
         anyNull = cursors[at].read(n, longs[c], null, nullBits);
@@ -185,7 +187,7 @@ public final class ColumnarFileReader implements CloseableIterator<DecodedRows> 
       nulls[c] = anyNull ? nullBits : null;
     }
     leftInGroup -= n;
-    return new DecodedRows(schema, n, longs, bytes, offsets, nulls);
+    return new DecodedRows(schema, n, longs, bytes, starts, lengths, nulls);
   }
 
   @Override
