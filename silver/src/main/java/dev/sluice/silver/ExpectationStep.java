@@ -72,10 +72,13 @@ final class ExpectationStep implements BatchTransformer {
     for (Row row : read != null ? batch.project(read) : batch.rows()) {
       position++;
       ExpectationAction strongest = null;
-      StringJoiner broken = new StringJoiner(",");
+      StringJoiner broken = null; // made for a row that breaks a rule only: most break none
       for (int i = 0; i < rules.size(); i++) {
         if (!bound.get(i).test(row, ctx)) {
           failed[i]++;
+          if (broken == null) {
+            broken = new StringJoiner(",");
+          }
           broken.add(rules.get(i).name());
           ExpectationAction a = rules.get(i).action();
           if (strongest == null || a.ordinal() > strongest.ordinal()) {

@@ -30,7 +30,7 @@ final class InMemoryStateStore implements StateStore {
   private final long version;
   private final BytesMap map;
   private final StateRowCodec codec;
-  private StateChangeLog log = new StateChangeLog();
+  private StateChangeLog log;
   private Status status = Status.OPEN;
   private StateStoreMetrics metrics;
 
@@ -39,6 +39,7 @@ final class InMemoryStateStore implements StateStore {
     this.version = version;
     this.map = map;
     this.codec = codec;
+    this.log = provider.newLog();
   }
 
   @Override
@@ -270,7 +271,7 @@ final class InMemoryStateStore implements StateStore {
     metrics = new StateStoreMetrics(map.size(), outcome.updated(), outcome.removed(), outcome.memoryUsedBytes(),
         millis, provider.customMetrics());
     status = Status.COMMITTED;
-    log = new StateChangeLog();
+    log = provider.newLog();
   }
 
   @Override
@@ -278,7 +279,7 @@ final class InMemoryStateStore implements StateStore {
     if (status == Status.OPEN) {
       status = Status.ABORTED;
       log.undo(map);
-      log = new StateChangeLog();
+      log = provider.newLog();
     }
   }
 
@@ -296,7 +297,7 @@ final class InMemoryStateStore implements StateStore {
     if (status == Status.OPEN) {
       status = Status.REPLACED;
       log.undo(map);
-      log = new StateChangeLog();
+      log = provider.newLog();
     }
   }
 

@@ -44,6 +44,7 @@ final class ColumnCursor {
   private ValuesReader values;
 
   private int[] levelScratch = new int[0];
+  private long[] scratch = new long[0];
   private int[] idScratch = new int[0];
 
   ColumnCursor(ColumnDescriptor descriptor, PageReader pages, String file) {
@@ -153,8 +154,6 @@ final class ColumnCursor {
       longs[at + i] = defined[i] == maxDefinition ? scratch[v++] : 0;
     }
   }
-
-  private long[] scratch = new long[0];
 
   private int[] ids(int n) {
     if (idScratch.length < n) {
@@ -321,7 +320,7 @@ final class ColumnCursor {
    * per run, and every row holding it shares its range (no copy per row, and equal ranges say equal values).
    */
   static final class ByteRanges {
-    byte[] data = new byte[1 << 16];
+    byte[] data;
     int used;
     final int[] starts;
     final int[] lengths;
@@ -330,7 +329,9 @@ final class ColumnCursor {
     private int[] entryStarts;
     private byte[][] entriesOf;
 
-    ByteRanges(int rows) {
+    /** Room for {@code rows} values of {@code bytes} bytes in all before it grows. */
+    ByteRanges(int rows, int bytes) {
+      data = new byte[Math.max(1 << 10, bytes)];
       starts = new int[rows];
       lengths = new int[rows];
     }

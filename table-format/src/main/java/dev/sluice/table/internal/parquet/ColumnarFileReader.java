@@ -27,8 +27,8 @@ import org.apache.parquet.schema.Type;
  * Reads a flat Parquet data file column by column into {@link DecodedRows}, a run of up to {@value #RUN} rows of a
  * row group at a time, for a caller that keeps columns: the row reader ({@link ParquetDataReader}) makes a row and
  * a Java object per value, which such a caller turned back into primitives. Only a file whose every requested
- * column is stored as that column's type is stored by Sluice and Spark (see {@link #fits}) is read so; for any
- * other, {@link #open} says no and the caller reads rows.
+ * column is stored in the form Sluice and Spark write for its type (see {@link #fits}) is read so; for any other,
+ * {@link #open} says no and the caller reads rows.
  */
 public final class ColumnarFileReader implements CloseableIterator<DecodedRows> {
   /** Rows per run at most: a run's arrays stay small whatever a row group holds. */
@@ -43,6 +43,9 @@ public final class ColumnarFileReader implements CloseableIterator<DecodedRows> 
   private final int[] fileColumn;
   private final MessageType clipped;
   private ColumnCursor[] cursors;
+  /** Per clipped column of the current row group: its uncompressed bytes per row, to size a run's byte arrays. */
+  private double[] bytesPerRow;
+  private int groupIndex;
   private long leftInGroup;
   private boolean closed;
 
@@ -147,8 +150,15 @@ public final class ColumnarFileReader implements CloseableIterator<DecodedRows> 
       leftInGroup = pages.getRowCount();
       java.util.List<ColumnDescriptor> columns = clipped.getColumns();
       cursors = new ColumnCursor[columns.size()];
+      bytesPerRow = new double[columns.size()];
+      org.apache.parquet.hadoop.metadata.BlockMetaData group = reader.getRowGroups().get(groupIndex++);
       for (int i = 0; i < cursors.length; i++) {
         cursors[i] = new ColumnCursor(columns.get(i), pages.getPageReader(columns.get(i)), path);
+        for (org.apache.parquet.hadoop.metadata.ColumnChunkMetaData chunk : group.getColumns()) {
+          if (chunk.getPath().equals(columns.get(i).getPath()) && leftInGroup > 0) {
+            bytesPerRow[i] = (double) chunk.getTotalUncompressedSize() / leftInGroup;
+          }
+        }
       }
     }
     return true;
@@ -175,7 +185,8 @@ public final class ColumnarFileReader implements CloseableIterator<DecodedRows> 
       boolean anyNull;
       DataType type = schema.field(c).type();
       if (type == PrimitiveType.STRING || type == PrimitiveType.BINARY) {
-        ColumnCursor.ByteRanges ranges = new ColumnCursor.ByteRanges(n);
+        // Sized by the column chunk's bytes per row: a run's values are not copied into ever larger arrays.
+        ColumnCursor.ByteRanges ranges = new ColumnCursor.ByteRanges(n, (int) Math.min(1 << 26, bytesPerRow[at] * n));
         anyNull = cursors[at].read(n, null, ranges, nullBits);
         bytes[c] = ranges.data;
         starts[c] = ranges.starts;

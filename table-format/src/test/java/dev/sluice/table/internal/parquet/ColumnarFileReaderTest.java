@@ -19,7 +19,18 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
+import org.apache.parquet.column.ParquetProperties;
+import org.apache.parquet.conf.PlainParquetConfiguration;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.SimpleGroupFactory;
+import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.example.ExampleParquetWriter;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.MessageTypeParser;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.io.TempDir;
 
 class ColumnarFileReaderTest {
@@ -127,6 +138,59 @@ class ColumnarFileReaderTest {
     assertSameRows(decoded, rowsRead("b.parquet", size, read));
     assertThat(decoded.get(5).get(0)).isNull();
     assertThat(decoded.get(5).get(2)).isEqualTo(rows.get(5).get(0));
+  }
+
+  /**
+   * Version 2 pages (levels outside the compressed data) with the encodings parquet-java writes for them (DELTA_*
+   * and RLE_DICTIONARY), and a dictionary that overflows into plain pages mid-chunk.
+   */
+  @ParameterizedTest
+  @EnumSource(value = ParquetProperties.WriterVersion.class)
+  void decodesPageVersionsAndEncodingsOtherWritersUse(ParquetProperties.WriterVersion version) throws Exception {
+    MessageType type = MessageTypeParser.parseMessageType("""
+        message m {
+          required binary id (STRING);
+          optional binary tier (STRING);
+          optional int64 n;
+          optional int32 i;
+          optional int64 ts (TIMESTAMP(MICROS,true));
+          optional int64 amount (DECIMAL(10,2));
+          optional double x;
+        }""");
+    Random random = new Random(5);
+    try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(new StoreOutputFile(new LocalObjectStore(dir),
+            "v.parquet"))
+        .withType(type)
+        .withConf(new PlainParquetConfiguration())
+        .withCodecFactory(PageCodecs.INSTANCE)
+        .withCompressionCodec(CompressionCodecName.SNAPPY)
+        .withWriterVersion(version)
+        .withPageSize(16 * 1024)
+        .withDictionaryPageSize(8 * 1024)
+        .build()) {
+      SimpleGroupFactory groups = new SimpleGroupFactory(type);
+      for (int k = 0; k < 30_000; k++) {
+        Group g = groups.newGroup().append("id", "o-" + k);
+        if (k % 7 != 0) {
+          g.append("tier", k < 20_000 ? "t" + (k % 3) : "u" + k); // a dictionary, then too many values for it
+          g.append("n", random.nextLong()).append("i", random.nextInt(100)).append("ts", 1_700_000_000_000_000L + k)
+              .append("amount", (long) random.nextInt(100_000)).append("x", random.nextDouble());
+        }
+        writer.write(g);
+      }
+    }
+    long size = Files.size(dir.resolve("v.parquet"));
+    StructType read = StructType.of(StructField.of("id", PrimitiveType.STRING), StructField.of("tier",
+        PrimitiveType.STRING), StructField.of("n", PrimitiveType.LONG), StructField.of("i", PrimitiveType.INTEGER),
+        StructField.of("ts", PrimitiveType.TIMESTAMP), StructField.of("amount", new DecimalType(10, 2)),
+        StructField.of("x", PrimitiveType.DOUBLE));
+
+    List<Row> decoded = decoded("v.parquet", size, read, new ArrayList<>());
+
+    assertSameRows(decoded, rowsRead("v.parquet", size, read));
+    assertThat(decoded).hasSize(30_000);
+    assertThat(decoded.get(7).get(1)).isNull();
+    assertThat(decoded.get(25_001).get(1)).isEqualTo("u25001");
   }
 
   @Test
