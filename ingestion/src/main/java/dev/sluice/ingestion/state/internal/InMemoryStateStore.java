@@ -30,7 +30,7 @@ final class InMemoryStateStore implements StateStore {
   private final long version;
   private final BytesMap map;
   private final StateRowCodec codec;
-  private StateChangeLog log;
+  private StateChangeLog log = new StateChangeLog();
   private Status status = Status.OPEN;
   private StateStoreMetrics metrics;
 
@@ -39,7 +39,6 @@ final class InMemoryStateStore implements StateStore {
     this.version = version;
     this.map = map;
     this.codec = codec;
-    this.log = provider.newLog();
   }
 
   @Override
@@ -271,7 +270,7 @@ final class InMemoryStateStore implements StateStore {
     metrics = new StateStoreMetrics(map.size(), outcome.updated(), outcome.removed(), outcome.memoryUsedBytes(),
         millis, provider.customMetrics());
     status = Status.COMMITTED;
-    log = provider.newLog();
+    log = new StateChangeLog();
   }
 
   @Override
@@ -279,7 +278,7 @@ final class InMemoryStateStore implements StateStore {
     if (status == Status.OPEN) {
       status = Status.ABORTED;
       log.undo(map);
-      log = provider.newLog();
+      log = new StateChangeLog();
     }
   }
 
@@ -297,7 +296,7 @@ final class InMemoryStateStore implements StateStore {
     if (status == Status.OPEN) {
       status = Status.REPLACED;
       log.undo(map);
-      log = provider.newLog();
+      log = new StateChangeLog();
     }
   }
 

@@ -50,10 +50,6 @@ public final class InMemoryStateStoreProvider implements StateStoreProvider {
   private InMemoryStateStore active;
   /** Delta records a rebuild of the cached version would replay after the newest snapshot. */
   private long recordsSinceSnapshot;
-  /** Entries of the last committed version's log: the next log starts that large. Written on commit, read on load. */
-  private volatile int lastLogSize;
-  /** A log is presized for at most this many entries (~128 MB of arrays); a larger batch's log grows past it. */
-  private static final int MAX_PRESIZED_LOG = 1 << 22;
   private long cacheHits;
   private long cacheMisses;
   /** A read of state version {@link #preparedVersion} started by {@link #prepare}; null when none is pending. */
@@ -208,11 +204,6 @@ public final class InMemoryStateStoreProvider implements StateStoreProvider {
   /** What {@link #commit} did. */
   record CommitOutcome(long updated, long removed, long memoryUsedBytes) {}
 
-  /** A log for the next version's store, with room for as many entries as the last commit's had (up to a cap). */
-  StateChangeLog newLog() {
-    return new StateChangeLog(Math.min(lastLogSize + lastLogSize / 8, MAX_PRESIZED_LOG));
-  }
-
   /**
    * Writes the log of the store that changed the cached map of {@code version - 1} in place as {@code version}'s
    * delta (in log order, so that a key removed and put again ends as put), then takes the map as {@code version}.
@@ -240,7 +231,6 @@ public final class InMemoryStateStoreProvider implements StateStoreProvider {
       records++;
     }
     files.write(StateFileNames.delta(version), delta.finish());
-    lastLogSize = log.size();
     log.clearTags(cached);
     cachedVersion = version;
     cachedBytes += log.bytesChange();

@@ -19,32 +19,13 @@ final class StateChangeLog {
   /** Marks a value logged as a long (by identity), kept in {@link #beforeLongs} or {@link #afterLongs}. */
   private static final byte[] LONG = new byte[0];
 
-  private byte[][] keys;
-  private int[] hashes;
-  private byte[][] before;
-  private byte[][] after;
-  private long[] beforeLongs;
-  private long[] afterLongs;
+  private byte[][] keys = new byte[16][];
+  private int[] hashes = new int[16];
+  private byte[][] before = new byte[16][];
+  private byte[][] after = new byte[16][];
+  private long[] beforeLongs = new long[16];
+  private long[] afterLongs = new long[16];
   private int size;
-
-  StateChangeLog() {
-    this(16);
-  }
-
-  /**
-   * A log with room for {@code capacity} entries before it grows: a batch's log sized like the last one's is not
-   * copied into larger arrays as it fills (half of a silver batch's allocations on its query thread were those
-   * copies, for a million entries added and evicted).
-   */
-  StateChangeLog(int capacity) {
-    int n = Math.max(16, capacity);
-    keys = new byte[n][];
-    hashes = new int[n];
-    before = new byte[n][];
-    after = new byte[n][];
-    beforeLongs = new long[n];
-    afterLongs = new long[n];
-  }
 
   int size() {
     return size;
