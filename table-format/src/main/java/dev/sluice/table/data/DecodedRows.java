@@ -69,11 +69,11 @@ public final class DecodedRows {
   }
 
   public boolean isNull(int c, int row) {
-    if (longs[c] == null && bytes[c] == null) {
-      return true;
-    }
-    long[] n = nulls[c];
-    return n != null && (n[row >>> 6] & (1L << row)) != 0;
+    return longs[c] == null && bytes[c] == null || isSet(nulls[c], row);
+  }
+
+  private static boolean isSet(long[] bits, int i) {
+    return bits != null && (bits[i >>> 6] & (1L << i)) != 0;
   }
 
   /** Column {@code c}'s values as longs (see the class comment), or null for a byte-valued or all-null column. */
@@ -127,7 +127,7 @@ public final class DecodedRows {
       int previousRow = -1;
       for (int i = 0; i < n; i++) {
         int row = first + i;
-        if (nullBits != null && (nullBits[row >>> 6] & (1L << row)) != 0) {
+        if (isSet(nullBits, row)) {
           out[at + i] = null;
           previous = null;
           continue;
@@ -154,7 +154,7 @@ public final class DecodedRows {
     long previousValue = 0;
     for (int i = 0; i < n; i++) {
       int row = first + i;
-      if (nullBits != null && (nullBits[row >>> 6] & (1L << row)) != 0) {
+      if (isSet(nullBits, row)) {
         out[at + i] = null;
         previous = null;
         continue;

@@ -2,7 +2,6 @@ package dev.sluice.table.internal.parquet;
 
 import dev.sluice.table.data.CloseableIterator;
 import dev.sluice.table.data.DecodedRows;
-import dev.sluice.table.exceptions.StorageException;
 import dev.sluice.table.storage.ObjectStore;
 import dev.sluice.table.types.DataType;
 import dev.sluice.table.types.DecimalType;
@@ -13,10 +12,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.NoSuchElementException;
 import java.util.Optional;
-import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.page.PageReadStore;
-import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
@@ -33,8 +30,6 @@ import org.apache.parquet.schema.Type;
 public final class ColumnarFileReader implements CloseableIterator<DecodedRows> {
   /** Rows per run at most: a run's arrays stay small whatever a row group holds. */
   static final int RUN = 1 << 16;
-  private static final ParquetReadOptions OPTIONS = ParquetReadOptions.builder(new PlainParquetConfiguration())
-      .withCodecFactory(PageCodecs.INSTANCE).build();
 
   private final String path;
   private final ParquetFileReader reader;
@@ -67,12 +62,7 @@ public final class ColumnarFileReader implements CloseableIterator<DecodedRows> 
       }
     }
     StoreInputFile file = new StoreInputFile(store, key, size);
-    ParquetFileReader reader;
-    try {
-      reader = ParquetFileReader.open(file, OPTIONS);
-    } catch (IOException e) {
-      throw new StorageException("Opening Parquet data file " + file + " failed: " + e.getMessage(), e);
-    }
+    ParquetFileReader reader = ParquetDataReader.openFile(file);
     try {
       MessageType clipped = ParquetProjection.clip(readSchema, reader.getFooter().getFileMetaData().getSchema());
       int[] fileColumn = new int[readSchema.size()];
@@ -138,12 +128,7 @@ public final class ColumnarFileReader implements CloseableIterator<DecodedRows> 
       return false;
     }
     while (leftInGroup == 0) {
-      PageReadStore pages;
-      try {
-        pages = reader.readNextRowGroup();
-      } catch (IOException e) {
-        throw new StorageException("Reading a row group of Parquet data file " + path + " failed: " + e.getMessage(), e);
-      }
+      PageReadStore pages = ParquetDataReader.nextRowGroup(reader, path);
       if (pages == null) {
         return false;
       }

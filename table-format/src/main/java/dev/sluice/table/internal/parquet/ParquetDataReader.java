@@ -75,11 +75,7 @@ public final class ParquetDataReader implements CloseableIterator<Row> {
     this.path = file.toString();
     this.width = readSchema.size();
     this.selected = selected;
-    try {
-      this.reader = ParquetFileReader.open(file, OPTIONS);
-    } catch (IOException e) {
-      throw new StorageException("Opening Parquet data file " + path + " failed: " + e.getMessage(), e);
-    }
+    this.reader = openFile(file);
     try {
       MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
       this.clipped = ParquetProjection.clip(readSchema, fileSchema);
@@ -113,6 +109,24 @@ public final class ParquetDataReader implements CloseableIterator<Row> {
    */
   public static CloseableIterator<Row> read(ObjectStore store, String key, long size, StructType readSchema) {
     return new ParquetDataReader(store, key, size, readSchema, null);
+  }
+
+  /** Opens a data file for reading (footer read), its failure a {@link StorageException} naming it. */
+  static ParquetFileReader openFile(StoreInputFile file) {
+    try {
+      return ParquetFileReader.open(file, OPTIONS);
+    } catch (IOException e) {
+      throw new StorageException("Opening Parquet data file " + file + " failed: " + e.getMessage(), e);
+    }
+  }
+
+  /** The file's next row group, or null after the last; a failure is a {@link StorageException} naming the file. */
+  static PageReadStore nextRowGroup(ParquetFileReader reader, String path) {
+    try {
+      return reader.readNextRowGroup();
+    } catch (IOException e) {
+      throw new StorageException("Reading a row group of Parquet data file " + path + " failed: " + e.getMessage(), e);
+    }
   }
 
   /**
@@ -222,12 +236,7 @@ public final class ParquetDataReader implements CloseableIterator<Row> {
         if (selected != null && !skipUnselectedGroups()) {
           return false;
         }
-        PageReadStore pages;
-        try {
-          pages = reader.readNextRowGroup();
-        } catch (IOException e) {
-          throw new StorageException("Reading a row group of Parquet data file " + path + " failed: " + e.getMessage(), e);
-        }
+        PageReadStore pages = nextRowGroup(reader, path);
         if (pages == null) {
           return false;
         }
