@@ -80,7 +80,7 @@ public final class RowBuffer {
     if (writer == null && columns == null && size == 0 && codec.isPresent()) {
       columns = ColumnarRows.Builder.of(schema);
     }
-    if (writer == null && columns != null && columns.add(run)) {
+    if (writer == null && columns != null && sameTypes(run.schema()) && columns.add(run)) {
       if (columns.bytes() > budget) {
         spillColumns(null);
       }
@@ -89,6 +89,19 @@ public final class RowBuffer {
     for (int i = 0; i < run.size(); i++) {
       add(run.row(i));
     }
+  }
+
+  /** Whether {@code other}'s columns have this buffer's types, in order: the columns' layouts read them so. */
+  private boolean sameTypes(StructType other) {
+    if (other.size() != schema.size()) {
+      return false;
+    }
+    for (int c = 0; c < other.size(); c++) {
+      if (!other.field(c).type().equals(schema.field(c).type())) {
+        return false;
+      }
+    }
+    return true;
   }
 
   public void addAll(Iterable<Row> rows) {

@@ -1,6 +1,7 @@
 package dev.sluice.ingestion.internal.spill;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.ingestion.Batch;
 import dev.sluice.table.data.DecodedRows;
@@ -166,6 +167,19 @@ class DecodedRunsTest {
     builder.addColumns(decode(DecodedRunsTest::row, 10, RUN));
 
     assertRows(builder.build(), DecodedRunsTest::row, 10 + RUN);
+  }
+
+  @Test
+  void aRunOfOtherColumnTypesIsRefusedByColumnNotMisread() {
+    StructType other = StructType.of(StructField.of("n", PrimitiveType.LONG));
+    Batch.Builder builder = Batch.builder(StructType.of(StructField.of("day", PrimitiveType.DATE)), BUDGET);
+
+    // Not stored as the date of epoch day 7: its row goes in as a row would, and is refused as one.
+    assertThatThrownBy(() -> {
+      builder.addColumns(new DecodedRows(other, 1, new long[][] {{7}}, new byte[1][], new int[1][], new int[1][],
+          new long[1][]));
+      builder.build();
+    }).hasMessageContaining("'day' has type date but holds a java.lang.Long");
   }
 
   @Test

@@ -289,7 +289,10 @@ final class DeltaSource implements Source {
     readFiles(all, null, out);
   }
 
-  /** The rows of {@code files} in order; several files are decoded on another thread while {@code out} takes them. */
+  /**
+   * The rows of {@code files} in order: decoded column by column into the batch where the table allows it
+   * ({@link #readDecoded}), else several files decoded into rows on another thread while {@code out} takes them.
+   */
   private void readFiles(List<DataFile> files, Object[] extraColumns, Batch.Builder out) {
     if (extraColumns == null && decodable) {
       readDecoded(files, out);
