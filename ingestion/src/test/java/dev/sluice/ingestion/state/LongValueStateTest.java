@@ -27,6 +27,7 @@ class LongValueStateTest {
   private static final StateSchema SCHEMA = new StateSchema(StructType.empty().add("id", PrimitiveType.STRING),
       StructType.empty().add("expiresAt", PrimitiveType.LONG));
   private static final StateTimeIndex EXPIRY = StateTimeIndex.ofLongValueColumn(0);
+  private static final String STATE_BYTES = "stateOnCurrentVersionSizeBytes";
   private static final long[] EXTREMES = {0, -1, 1, 63, 64, -64, -65, Long.MAX_VALUE, Long.MIN_VALUE, 1L << 53};
 
   @TempDir
@@ -96,6 +97,15 @@ class LongValueStateTest {
         s.commit();
         committed = now;
         version++;
+        if (type == StateStoreType.IN_MEMORY) {
+          // The encoded size kept from each version's changes is the size of the state a rebuild reads.
+          StateStoreProvider rebuilt = f.create(location(), SCHEMA, EXPIRY);
+          StateStore fresh = rebuilt.load(version);
+          assertThat(s.metrics().customMetrics().get(STATE_BYTES)).as("state bytes after batch %d", batch)
+              .isEqualTo(fresh.metrics().customMetrics().get(STATE_BYTES));
+          fresh.abort();
+          rebuilt.close();
+        }
         if (batch % 4 == 3) {
           // A fresh process: the state rebuilt from its files.
           p.close();

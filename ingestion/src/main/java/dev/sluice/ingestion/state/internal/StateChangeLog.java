@@ -26,6 +26,8 @@ final class StateChangeLog {
   private long[] beforeLongs = new long[16];
   private long[] afterLongs = new long[16];
   private int size;
+  /** What {@link #bytesChange} returns, kept as entries come and change (their keys are at hand then). */
+  private long bytesChange;
 
   int size() {
     return size;
@@ -46,6 +48,12 @@ final class StateChangeLog {
     hashes[size] = hash;
     before[size] = valueBefore;
     after[size] = valueAfter;
+    if (valueBefore != null && valueBefore != LONG) {
+      bytesChange -= key.length + valueBefore.length;
+    }
+    if (valueAfter != REMOVED && valueAfter != LONG) {
+      bytesChange += key.length + valueAfter.length;
+    }
     return ++size;
   }
 
@@ -53,6 +61,7 @@ final class StateChangeLog {
   int addLong(byte[] key, int hash, long valueAfter) {
     int tag = add(key, hash, null, LONG);
     afterLongs[tag - 1] = valueAfter;
+    bytesChange += key.length + LongValues.encodedLength(valueAfter);
     return tag;
   }
 
@@ -60,11 +69,23 @@ final class StateChangeLog {
   int addRemovedLong(byte[] key, int hash, long valueBefore) {
     int tag = add(key, hash, LONG, REMOVED);
     beforeLongs[tag - 1] = valueBefore;
+    bytesChange -= key.length + LongValues.encodedLength(valueBefore);
     return tag;
   }
 
   void setAfter(int tag, byte[] value) {
-    after[tag - 1] = value;
+    int i = tag - 1;
+    bytesChange -= afterBytes(i);
+    after[i] = value;
+    bytesChange += afterBytes(i);
+  }
+
+  /** The bytes entry {@code i}'s key and value now take in the map (none once removed). */
+  private long afterBytes(int i) {
+    if (after[i] == REMOVED) {
+      return 0;
+    }
+    return keys[i].length + (after[i] == LONG ? LongValues.encodedLength(afterLongs[i]) : after[i].length);
   }
 
   byte[] key(int i) {
@@ -123,16 +144,7 @@ final class StateChangeLog {
 
   /** The change of the encoded bytes of the map's entries (keys and values) the batch made. */
   long bytesChange() {
-    long change = 0;
-    for (int i = 0; i < size; i++) {
-      if (before[i] != null) {
-        change -= keys[i].length + (before[i] == LONG ? LongValues.encodedLength(beforeLongs[i]) : before[i].length);
-      }
-      if (after[i] != REMOVED) {
-        change += keys[i].length + (after[i] == LONG ? LongValues.encodedLength(afterLongs[i]) : after[i].length);
-      }
-    }
-    return change;
+    return bytesChange;
   }
 
   /** Puts the map back as it was before the batch and clears its tags. */
