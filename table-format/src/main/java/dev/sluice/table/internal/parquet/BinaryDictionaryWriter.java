@@ -1,6 +1,5 @@
 package dev.sluice.table.internal.parquet;
 
-import java.nio.ByteBuffer;
 import java.util.Arrays;
 import org.apache.parquet.bytes.ByteBufferAllocator;
 import org.apache.parquet.column.Encoding;
@@ -49,17 +48,11 @@ final class BinaryDictionaryWriter extends DictionaryValuesWriter {
   }
 
   private int idOf(Binary v) {
-    ByteBuffer b = v.toByteBuffer();
-    byte[] array;
-    int offset;
-    int length = b.remaining();
-    if (b.hasArray()) {
-      array = b.array();
-      offset = b.arrayOffset() + b.position();
-    } else {
-      array = v.getBytes();
-      offset = 0;
-    }
+    // The writers' binaries wrap a whole array (Binary.fromConstantByteArray), which this hands out without a copy
+    // or the ByteBuffer a toByteBuffer() made per value; any other kind of binary is copied.
+    byte[] array = v.getBytesUnsafe();
+    int offset = 0;
+    int length = v.length();
     int hash = hash(array, offset, length);
     int mask = slots.length - 1;
     for (int s = hash & mask; ; s = (s + 1) & mask) {
