@@ -86,8 +86,9 @@ public final class Snapshot {
 
   /**
    * The rows of {@code file} (one of this snapshot's table's) as runs decoded column by column, without a row or
-   * value object made; empty when the file can't be read so (a deletion vector, partition columns, a column type
-   * {@link DecodedRows#supports} leaves out, or one stored in another form): read {@link #rowsOf} then.
+   * value object made, those its deletion vector deletes left out (as {@link #rowsOf} does); empty when the file
+   * can't be read so (partition columns, a column type {@link DecodedRows#supports} leaves out, or one stored in
+   * another form): read {@link #rowsOf} then.
    */
   public java.util.Optional<CloseableIterator<DecodedRows>> decodedRowsOf(DataFile file) {
     AddFile add = new AddFile(file.logPath(), file.partitionValues(), file.size(), file.modificationTime(), true,

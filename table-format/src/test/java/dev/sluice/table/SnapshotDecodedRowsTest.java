@@ -53,17 +53,20 @@ class SnapshotDecodedRowsTest {
   }
 
   @Test
-  void aFileWithADeletionVectorIsLeftToTheRowReader() {
+  void aFileWithADeletionVectorDecodesWithoutTheRowsItDeletesInEveryRun() {
     Table table = Table.forPath(new LocalObjectStore(dir), "dv");
     table.create(Orders.SCHEMA).property("delta.enableDeletionVectors", "true").commit();
-    table.newAppend().rows(Orders.range(0, 10)).commit();
-    table.newDelete().where(Predicate.eq("id", "o000002")).commit();
+    // One file of two runs (a run holds at most 65,536 rows): deletions in the first, at the seam and in the second.
+    table.newAppend().rows(Orders.range(0, 70_000).iterator()).commit(); // an iterator: one writer, one file
+    table.newDelete().where(Predicate.in("id", List.of("o000002", "o065535", "o065536", "o069999"))).commit();
     Snapshot snapshot = table.latestSnapshot();
     DataFile file = snapshot.files().get(0);
 
     assertThat(file.deletionVectorJson()).isNotNull();
-    assertThat(snapshot.decodedRowsOf(file)).isEmpty();
-    assertThat(snapshot.rowsOf(file).toList()).hasSize(9);
+    List<Row> decoded = decoded(snapshot, file);
+    assertThat(decoded).hasSize(69_996).containsExactlyElementsOf(snapshot.rowsOf(file).toList());
+    assertThat(decoded.get(2).get(0)).isEqualTo("o000003");
+    assertThat(decoded.get(65_534).get(0)).isEqualTo("o065537");
   }
 
   @Test

@@ -95,6 +95,44 @@ public final class DecodedRows {
     return lengths[c];
   }
 
+  /**
+   * The rows at {@code rows[0..n)} (ascending positions of this run) as a run of their own: fixed-width values and
+   * byte ranges copied, the byte array shared. What a reader hands out when a deletion vector leaves rows out.
+   */
+  public DecodedRows select(int[] rows, int n) {
+    int width = schema.size();
+    long[][] keptLongs = new long[width][];
+    int[][] keptStarts = new int[width][];
+    int[][] keptLengths = new int[width][];
+    long[][] keptNulls = new long[width][];
+    for (int c = 0; c < width; c++) {
+      if (longs[c] != null) {
+        keptLongs[c] = new long[n];
+        for (int i = 0; i < n; i++) {
+          keptLongs[c][i] = longs[c][rows[i]];
+        }
+      }
+      if (bytes[c] != null) {
+        keptStarts[c] = new int[n];
+        keptLengths[c] = new int[n];
+        for (int i = 0; i < n; i++) {
+          keptStarts[c][i] = starts[c][rows[i]];
+          keptLengths[c][i] = lengths[c][rows[i]];
+        }
+      }
+      if (nulls[c] != null) {
+        long[] kept = new long[(n + 63) >>> 6];
+        for (int i = 0; i < n; i++) {
+          if (isSet(nulls[c], rows[i])) {
+            kept[i >>> 6] |= 1L << i;
+          }
+        }
+        keptNulls[c] = kept;
+      }
+    }
+    return new DecodedRows(schema, n, keptLongs, bytes, keptStarts, keptLengths, keptNulls);
+  }
+
   /** Row {@code row} with values as the row readers make them. */
   public Row row(int row) {
     Object[] values = new Object[schema.size()];

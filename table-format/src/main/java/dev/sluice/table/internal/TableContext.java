@@ -144,17 +144,55 @@ public final class TableContext {
   }
 
   /**
-   * The rows of one data file decoded column by column ({@link ColumnarFileReader}), or empty when they can't come
-   * so: a deletion vector, partition columns, or a column type or encoding the columnar reader leaves to the row
-   * reader. The caller closes the iterator.
+   * The rows of one data file decoded column by column ({@link ColumnarFileReader}), those its deletion vector
+   * deletes left out, or empty when they can't come so: partition columns, or a column type or encoding the columnar
+   * reader leaves to the row reader. The caller closes the iterator.
    */
   public java.util.Optional<CloseableIterator<DecodedRows>> readDecoded(SnapshotState state, AddFile add,
       StructType readSchema) {
-    if (add.deletionVectorJson() != null || dataSchema(state, readSchema).size() != readSchema.size()) {
+    if (dataSchema(state, readSchema).size() != readSchema.size()) {
       return java.util.Optional.empty();
     }
     String key = keyOf(add.path());
-    return open(state, add, () -> ColumnarFileReader.open(log.store(), key, add.size(), readSchema));
+    java.util.Optional<CloseableIterator<DecodedRows>> runs =
+        open(state, add, () -> ColumnarFileReader.open(log.store(), key, add.size(), readSchema));
+    if (runs.isEmpty() || add.deletionVectorJson() == null) {
+      return runs;
+    }
+    DeletedRows deleted = deletedRows(add);
+    return java.util.Optional.of(withoutDeleted(runs.get(), deleted));
+  }
+
+  /** Runs without the rows {@code deleted} names (row indexes in the file), a run's positions counted across runs. */
+  private static CloseableIterator<DecodedRows> withoutDeleted(CloseableIterator<DecodedRows> runs,
+      DeletedRows deleted) {
+    return new CloseableIterator<>() {
+      private long first;
+
+      @Override
+      public boolean hasNext() {
+        return runs.hasNext();
+      }
+
+      @Override
+      public DecodedRows next() {
+        DecodedRows run = runs.next();
+        int[] live = new int[run.size()];
+        int n = 0;
+        for (int i = 0; i < run.size(); i++) {
+          if (!deleted.contains(first + i)) {
+            live[n++] = i;
+          }
+        }
+        first += run.size();
+        return n == run.size() ? run : run.select(live, n);
+      }
+
+      @Override
+      public void close() {
+        runs.close();
+      }
+    };
   }
 
   /**
