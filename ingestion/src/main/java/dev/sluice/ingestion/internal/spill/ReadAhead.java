@@ -45,6 +45,19 @@ public final class ReadAhead implements Iterator<Row> {
   public interface Blocks {
     /** Fills {@code into} from its start; returns how many rows, fewer than its length only at the end. */
     int next(Row[] into);
+
+    /** These blocks' rows each turned by {@code mapper} with its position in the pass, where the blocks are made. */
+    default Blocks mapped(dev.sluice.ingestion.Batch.RowMapper mapper) {
+      Blocks source = this;
+      int[] position = {0};
+      return into -> {
+        int n = source.next(into);
+        for (int i = 0; i < n; i++) {
+          into[i] = mapper.map(into[i], position[0]++);
+        }
+        return n;
+      };
+    }
   }
 
   /**

@@ -1,11 +1,13 @@
 package dev.sluice.ingestion.internal.spill;
 
+import dev.sluice.ingestion.Batch;
 import dev.sluice.table.data.Row;
 import dev.sluice.table.types.StructType;
 import java.util.AbstractList;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 import java.util.Objects;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -17,7 +19,7 @@ import java.util.function.Supplier;
 public final class ReplayedRows extends AbstractList<Row> implements BatchRows {
   private final StructType schema;
   private final int size;
-  private final Supplier<Iterator<Row>> pass;
+  private final Function<Batch.RowMapper, Iterator<Row>> pass;
   private BatchRows copy;
 
   /**
@@ -25,9 +27,33 @@ public final class ReplayedRows extends AbstractList<Row> implements BatchRows {
    * @param pass starts a pass over the rows; a pass that yields another count than {@code size} fails
    */
   public ReplayedRows(StructType schema, int size, Supplier<Iterator<Row>> pass) {
+    this(schema, size, mapper -> mapper == null ? pass.get() : mapped(pass.get(), mapper));
+  }
+
+  /**
+   * @param pass starts a pass over the rows, each turned by the given mapper (null: none) where the pass makes them —
+   *     on its read-ahead thread, so that a view's work (gold's tagging and lookup join) runs beside the reader's
+   */
+  public ReplayedRows(StructType schema, int size, Function<Batch.RowMapper, Iterator<Row>> pass) {
     this.schema = schema;
     this.size = size;
     this.pass = pass;
+  }
+
+  private static Iterator<Row> mapped(Iterator<Row> rows, Batch.RowMapper mapper) {
+    return new Iterator<>() {
+      private int position;
+
+      @Override
+      public boolean hasNext() {
+        return rows.hasNext();
+      }
+
+      @Override
+      public Row next() {
+        return mapper.map(rows.next(), position++);
+      }
+    };
   }
 
   @Override
@@ -54,10 +80,15 @@ public final class ReplayedRows extends AbstractList<Row> implements BatchRows {
 
   @Override
   public Iterator<Row> iterator() {
+    return pass(null);
+  }
+
+  /** A pass with each row turned by {@code mapper} (null: none) where the pass makes it. */
+  Iterator<Row> pass(Batch.RowMapper mapper) {
     if (copy != null) {
-      return copy.iterator();
+      return mapper == null ? copy.iterator() : mapped(copy.iterator(), mapper);
     }
-    Iterator<Row> rows = pass.get();
+    Iterator<Row> rows = pass.apply(mapper);
     return new Iterator<>() {
       private int read;
 

@@ -267,9 +267,9 @@ final class DeltaSource implements Source {
       return Optional.empty();
     }
     Object[] extra = snapshotColumns(from);
-    return Optional.of(new Batch(schema, new ReplayedRows(schema, (int) count, () -> {
+    return Optional.of(new Batch(schema, new ReplayedRows(schema, (int) count, (Batch.RowMapper mapper) -> {
       FileRows rows = new FileRows(files, extra);
-      return new ReadAhead((ReadAhead.Blocks) rows, 1024, rows::close);
+      return new ReadAhead(mapper == null ? rows : rows.mapped(mapper), 1024, rows::close);
     })));
   }
 
