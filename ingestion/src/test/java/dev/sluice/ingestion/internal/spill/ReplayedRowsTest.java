@@ -51,4 +51,40 @@ class ReplayedRowsTest {
     assertThatThrownBy(() -> more.forEach(r -> { })).isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("more than 4 rows where the files' record counts say 3");
   }
+
+  @Test
+  void viewsOverReplayedRowsMapThemWhereThePassMakesThemInOrderWithTheirPositions() {
+    java.util.Set<String> mappedOn = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    ReplayedRows replayed = new ReplayedRows(SCHEMA, 5_000, (dev.sluice.ingestion.Batch.RowMapper mapper) -> {
+      ReadAhead.Blocks blocks = new ReadAhead.Blocks() {
+        private long next;
+
+        @Override
+        public int next(Row[] into) {
+          int n = 0;
+          while (n < into.length && next < 5_000) {
+            into[n++] = Row.of(next++);
+          }
+          return n;
+        }
+      };
+      return new ReadAhead(mapper == null ? blocks : blocks.mapped(mapper), 1024, () -> { });
+    });
+    dev.sluice.ingestion.Batch batch = new dev.sluice.ingestion.Batch(SCHEMA, replayed)
+        .map(SCHEMA, (r, position) -> {
+          mappedOn.add(Thread.currentThread().getName());
+          return Row.of((Long) r.get(0) * 10 + position);
+        })
+        .map(SCHEMA, (r, position) -> Row.of((Long) r.get(0) + 1));
+
+    List<Row> expected = new ArrayList<>();
+    for (long i = 0; i < 5_000; i++) {
+      expected.add(Row.of(i * 11 + 1));
+    }
+    assertThat(batch.rows()).containsExactlyElementsOf(expected);
+    assertThat(batch.rows()).as("a second pass").containsExactlyElementsOf(expected);
+    assertThat(mappedOn).as("mapped on the pass's own thread, not the reader's")
+        .doesNotContain(Thread.currentThread().getName());
+    assertThat(batch.rows().get(4_999)).isEqualTo(Row.of(4_999L * 11 + 1));
+  }
 }
