@@ -55,8 +55,12 @@ public final class MappedRows extends AbstractList<Row> implements BatchRows {
     if (source instanceof ReplayedRows replayed) {
       return replayed.pass(both);
     }
+    return mapped(source.iterator(), both);
+  }
+
+  /** {@code rows}, each turned by {@code mapper} with its position, as they are read. */
+  static Iterator<Row> mapped(Iterator<Row> rows, Batch.RowMapper mapper) {
     return new Iterator<>() {
-      private final Iterator<Row> rows = source.iterator();
       private int position;
 
       @Override
@@ -66,7 +70,7 @@ public final class MappedRows extends AbstractList<Row> implements BatchRows {
 
       @Override
       public Row next() {
-        return both.map(rows.next(), position++);
+        return mapper.map(rows.next(), position++);
       }
     };
   }

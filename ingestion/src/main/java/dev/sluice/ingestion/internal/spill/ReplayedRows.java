@@ -27,7 +27,7 @@ public final class ReplayedRows extends AbstractList<Row> implements BatchRows {
    * @param pass starts a pass over the rows; a pass that yields another count than {@code size} fails
    */
   public ReplayedRows(StructType schema, int size, Supplier<Iterator<Row>> pass) {
-    this(schema, size, mapper -> mapper == null ? pass.get() : mapped(pass.get(), mapper));
+    this(schema, size, mapper -> mapper == null ? pass.get() : MappedRows.mapped(pass.get(), mapper));
   }
 
   /**
@@ -38,22 +38,6 @@ public final class ReplayedRows extends AbstractList<Row> implements BatchRows {
     this.schema = schema;
     this.size = size;
     this.pass = pass;
-  }
-
-  private static Iterator<Row> mapped(Iterator<Row> rows, Batch.RowMapper mapper) {
-    return new Iterator<>() {
-      private int position;
-
-      @Override
-      public boolean hasNext() {
-        return rows.hasNext();
-      }
-
-      @Override
-      public Row next() {
-        return mapper.map(rows.next(), position++);
-      }
-    };
   }
 
   @Override
@@ -86,7 +70,7 @@ public final class ReplayedRows extends AbstractList<Row> implements BatchRows {
   /** A pass with each row turned by {@code mapper} (null: none) where the pass makes it. */
   Iterator<Row> pass(Batch.RowMapper mapper) {
     if (copy != null) {
-      return mapper == null ? copy.iterator() : mapped(copy.iterator(), mapper);
+      return mapper == null ? copy.iterator() : MappedRows.mapped(copy.iterator(), mapper);
     }
     Iterator<Row> rows = pass.apply(mapper);
     return new Iterator<>() {
