@@ -2,6 +2,7 @@ package dev.sluice.table.internal.parquet;
 
 import dev.sluice.table.data.Row;
 import java.io.IOException;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.parquet.column.ColumnDescriptor;
@@ -16,6 +17,7 @@ import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.io.ColumnIOFactory;
 import org.apache.parquet.io.MessageColumnIO;
 import org.apache.parquet.io.OutputFile;
+import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.io.api.RecordConsumer;
 import org.apache.parquet.schema.MessageType;
 
@@ -37,6 +39,9 @@ final class ColumnFileWriter {
   private final ValueWriters.StructWriter root;
   /** Per top-level column: how to write its prepared values; null for a nested schema. */
   private final ValueWriters.ColumnValue[] flat;
+  /** Per top-level column: its page statistics when kept here ({@link StringPageStats}), else null. */
+  private final StringPageStats[] ownStats;
+  private final Map<ColumnDescriptor, StringPageStats> ownStatsByColumn = new HashMap<>();
   private final List<ColumnDescriptor> columns;
   private final long rowGroupSizeThreshold;
   private long nextRowGroupSize;
@@ -49,15 +54,28 @@ final class ColumnFileWriter {
   private long lastRowGroupEndPos;
   private int rowGroupOrdinal;
 
+  /**
+   * @param ownStats for a flat schema, the top-level columns whose page statistics this writer keeps instead of
+   *     parquet ({@link StringPageStats}: STRING columns written with parquet's statistics off); else ignored
+   */
   ColumnFileWriter(OutputFile out, MessageType schema, ValueWriters.StructWriter root,
-      ValueWriters.ColumnValue[] flat, ParquetProperties props, BytesInputCompressor compressor, long rowGroupSize)
-      throws IOException {
+      ValueWriters.ColumnValue[] flat, boolean[] ownStats, ParquetProperties props, BytesInputCompressor compressor,
+      long rowGroupSize) throws IOException {
     this.schema = schema;
     this.props = props;
     this.compressor = compressor;
     this.root = root;
     this.flat = flat;
     this.columns = schema.getColumns();
+    this.ownStats = new StringPageStats[columns.size()];
+    if (flat != null) {
+      for (int i = 0; i < ownStats.length; i++) {
+        if (ownStats[i]) {
+          this.ownStats[i] = new StringPageStats(columns.get(i).getPrimitiveType());
+          ownStatsByColumn.put(columns.get(i), this.ownStats[i]);
+        }
+      }
+    }
     this.rowGroupSizeThreshold = rowGroupSize;
     this.nextRowGroupSize = rowGroupSize;
     this.file = new ParquetFileWriter(out, schema, ParquetFileWriter.Mode.CREATE, rowGroupSize,
@@ -70,7 +88,8 @@ final class ColumnFileWriter {
   private void initStore() {
     pageStore = new ColumnChunkPageWriteStore(compressor, schema, props.getAllocator(),
         props.getColumnIndexTruncateLength(), props.getPageWriteChecksumEnabled(), null, rowGroupOrdinal);
-    columnStore = props.newColumnWriteStore(schema, pageStore, pageStore);
+    columnStore = props.newColumnWriteStore(schema,
+        ownStatsByColumn.isEmpty() ? pageStore : StringPageStats.pages(pageStore, ownStatsByColumn), pageStore);
     if (flat != null) {
       columnWriters = new ColumnWriter[columns.size()];
       for (int i = 0; i < columnWriters.length; i++) {
@@ -87,10 +106,17 @@ final class ColumnFileWriter {
     if (flat != null) {
       for (int i = 0; i < flat.length; i++) {
         Object v = prepared.get(i);
+        StringPageStats stats = ownStats[i];
         if (v == null) {
           columnWriters[i].writeNull(0, 0);
+          if (stats != null) {
+            stats.addNull();
+          }
         } else {
           flat[i].write(columnWriters[i], v);
+          if (stats != null) {
+            stats.add((Binary) v);
+          }
         }
       }
     } else {

@@ -4,6 +4,7 @@ import dev.sluice.table.data.Row;
 import dev.sluice.table.exceptions.SchemaMismatchException;
 import dev.sluice.table.exceptions.StorageException;
 import dev.sluice.table.storage.ObjectStore;
+import dev.sluice.table.types.PrimitiveType;
 import dev.sluice.table.types.StructType;
 import java.io.IOException;
 import java.util.HashSet;
@@ -58,9 +59,18 @@ public final class ParquetDataWriter {
         props.withDictionaryEncoding(path, false);
       }
     }
+    ValueWriters.ColumnValue[] flat = ValueWriters.flatColumns(schema);
+    boolean[] ownStats = new boolean[schema.size()];
+    for (int i = 0; flat != null && i < ownStats.length; i++) {
+      // A flat schema's i-th field is its i-th leaf.
+      ownStats[i] = schema.field(i).type() == PrimitiveType.STRING;
+      if (ownStats[i]) {
+        props.withStatisticsEnabled(ColumnPath.get(parquetSchema.getColumns().get(i).getPath()).toDotString(), false);
+      }
+    }
     try {
-      this.writer = new ColumnFileWriter(file, parquetSchema, root, ValueWriters.flatColumns(schema),
-          props.build(), PageCodecs.INSTANCE.getCompressor(CompressionCodecName.valueOf(options.codec().name())),
+      this.writer = new ColumnFileWriter(file, parquetSchema, root, flat, ownStats, props.build(),
+          PageCodecs.INSTANCE.getCompressor(CompressionCodecName.valueOf(options.codec().name())),
           options.rowGroupSize());
     } catch (IOException e) {
       throw new StorageException("Creating Parquet data file " + store.uriOf(key) + " failed: " + e.getMessage(), e);
