@@ -1,6 +1,7 @@
 package dev.sluice.table.internal.parquet;
 
 import java.util.Arrays;
+import java.util.function.IntUnaryOperator;
 import org.apache.parquet.bytes.ByteBufferAllocator;
 import org.apache.parquet.column.Encoding;
 import org.apache.parquet.column.page.DictionaryPage;
@@ -21,15 +22,14 @@ import org.apache.parquet.io.api.Binary;
  * page, the same fall-back to plain encoding when the dictionary outgrows its page size.
  */
 final class BinaryDictionaryWriter extends DictionaryValuesWriter {
-  private static final int EMPTY = 0;
   private byte[] bytes = new byte[4096];
   private int used;
   private int[] starts = new int[256];
   private int[] lengths = new int[256];
   private int[] hashes = new int[256];
   private int size;
-  /** Slot → id + 1 (0 = free); a power of two, at most half full. */
-  private int[] slots = new int[512];
+  private final DictionarySlots slots = new DictionarySlots();
+  private final IntUnaryOperator hashOfId = id -> hashes[id];
   private Binary last;
   private int lastId = -1;
 
@@ -54,15 +54,12 @@ final class BinaryDictionaryWriter extends DictionaryValuesWriter {
     int offset = 0;
     int length = v.length();
     int hash = hash(array, offset, length);
-    int mask = slots.length - 1;
+    int mask = slots.mask();
     for (int s = hash & mask; ; s = (s + 1) & mask) {
-      int entry = slots[s];
-      if (entry == EMPTY) {
+      int entry = slots.at(s);
+      if (entry == DictionarySlots.FREE) {
         int id = add(array, offset, length, hash);
-        slots[s] = id + 1;
-        if (size * 2 > slots.length) {
-          rehash();
-        }
+        slots.put(s, id, hashOfId);
         return id;
       }
       int id = entry - 1;
@@ -99,19 +96,6 @@ final class BinaryDictionaryWriter extends DictionaryValuesWriter {
     return size++;
   }
 
-  private void rehash() {
-    int[] grown = new int[slots.length * 2];
-    int mask = grown.length - 1;
-    for (int id = 0; id < size; id++) {
-      int s = hashes[id] & mask;
-      while (grown[s] != EMPTY) {
-        s = (s + 1) & mask;
-      }
-      grown[s] = id + 1;
-    }
-    slots = grown;
-  }
-
   private Binary entry(int id) {
     return Binary.fromConstantByteArray(bytes, starts[id], lengths[id]);
   }
@@ -137,7 +121,7 @@ final class BinaryDictionaryWriter extends DictionaryValuesWriter {
   protected void clearDictionaryContent() {
     size = 0;
     used = 0;
-    Arrays.fill(slots, EMPTY);
+    slots.clear();
     last = null;
     lastId = -1;
   }

@@ -1,6 +1,7 @@
 package dev.sluice.table.internal.parquet;
 
 import java.util.Arrays;
+import java.util.function.IntUnaryOperator;
 import org.apache.parquet.bytes.ByteBufferAllocator;
 import org.apache.parquet.column.Encoding;
 import org.apache.parquet.column.page.DictionaryPage;
@@ -19,12 +20,11 @@ import org.apache.parquet.column.values.plain.PlainValuesWriter;
  * the same fall-back to plain encoding when the dictionary outgrows its page size or doesn't pay.
  */
 final class LongDictionaryWriter extends DictionaryValuesWriter {
-  private static final int EMPTY = 0;
   /** Id → value, in order of first appearance (the dictionary page's order). */
   private long[] entries = new long[256];
   private int size;
-  /** Slot → id + 1 (0 = free); a power of two, at most half full. */
-  private int[] slots = new int[512];
+  private final DictionarySlots slots = new DictionarySlots();
+  private final IntUnaryOperator hashOfId = id -> hash(entries[id]);
   private long last;
   private int lastId = -1;
 
@@ -43,15 +43,12 @@ final class LongDictionaryWriter extends DictionaryValuesWriter {
   }
 
   private int idOf(long v) {
-    int mask = slots.length - 1;
+    int mask = slots.mask();
     for (int s = hash(v) & mask; ; s = (s + 1) & mask) {
-      int entry = slots[s];
-      if (entry == EMPTY) {
+      int entry = slots.at(s);
+      if (entry == DictionarySlots.FREE) {
         int id = add(v);
-        slots[s] = id + 1;
-        if (size * 2 > slots.length) {
-          rehash();
-        }
+        slots.put(s, id, hashOfId);
         return id;
       }
       if (entries[entry - 1] == v) {
@@ -75,19 +72,6 @@ final class LongDictionaryWriter extends DictionaryValuesWriter {
     return size++;
   }
 
-  private void rehash() {
-    int[] grown = new int[slots.length * 2];
-    int mask = grown.length - 1;
-    for (int id = 0; id < size; id++) {
-      int s = hash(entries[id]) & mask;
-      while (grown[s] != EMPTY) {
-        s = (s + 1) & mask;
-      }
-      grown[s] = id + 1;
-    }
-    slots = grown;
-  }
-
   @Override
   public DictionaryPage toDictPageAndClose() {
     if (lastUsedDictionarySize == 0) {
@@ -108,7 +92,7 @@ final class LongDictionaryWriter extends DictionaryValuesWriter {
   @Override
   protected void clearDictionaryContent() {
     size = 0;
-    Arrays.fill(slots, EMPTY);
+    slots.clear();
     lastId = -1;
   }
 

@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Random;
 import org.apache.parquet.bytes.HeapByteBufferAllocator;
 import org.apache.parquet.column.Encoding;
-import org.apache.parquet.column.page.DictionaryPage;
 import org.apache.parquet.column.values.ValuesWriter;
 import org.apache.parquet.column.values.dictionary.DictionaryValuesWriter;
 import org.apache.parquet.column.values.fallback.FallbackValuesWriter;
@@ -89,21 +88,9 @@ class BinaryDictionaryWriterTest {
       for (Binary v : page) {
         writer.writeBytes(v);
       }
-      out.add(writer.getEncoding() + ":" + hex(writer.getBytes().toByteArray()));
-      writer.reset();
+      out.add(PageText.page(writer));
     }
-    DictionaryPage dictionary = writer.toDictPageAndClose();
-    out.add(dictionary == null ? "no dictionary"
-        : dictionary.getEncoding() + "/" + dictionary.getDictionarySize() + ":"
-            + hex(dictionary.getBytes().toByteArray()));
+    out.add(PageText.dictionary(writer));
     return out;
-  }
-
-  private static String hex(byte[] bytes) {
-    StringBuilder s = new StringBuilder();
-    for (byte b : bytes) {
-      s.append(Character.forDigit((b >> 4) & 0xf, 16)).append(Character.forDigit(b & 0xf, 16));
-    }
-    return s.toString();
   }
 }

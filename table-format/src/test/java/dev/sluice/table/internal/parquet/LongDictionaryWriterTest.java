@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Random;
 import org.apache.parquet.bytes.HeapByteBufferAllocator;
 import org.apache.parquet.column.Encoding;
-import org.apache.parquet.column.page.DictionaryPage;
 import org.apache.parquet.column.values.ValuesWriter;
 import org.apache.parquet.column.values.dictionary.DictionaryValuesWriter;
 import org.apache.parquet.column.values.fallback.FallbackValuesWriter;
@@ -88,13 +87,9 @@ class LongDictionaryWriterTest {
       for (long v : page) {
         writer.writeLong(v);
       }
-      out.add(writer.getEncoding() + ":" + hex(writer.getBytes().toByteArray()));
-      writer.reset();
+      out.add(PageText.page(writer));
     }
-    DictionaryPage dictionary = writer.toDictPageAndClose();
-    out.add(dictionary == null ? "no dictionary"
-        : dictionary.getEncoding() + "/" + dictionary.getDictionarySize() + ":"
-            + hex(dictionary.getBytes().toByteArray()));
+    out.add(PageText.dictionary(writer));
     return out;
   }
 
@@ -106,13 +101,5 @@ class LongDictionaryWriterTest {
       writer.resetDictionary();
     }
     return out;
-  }
-
-  private static String hex(byte[] bytes) {
-    StringBuilder s = new StringBuilder();
-    for (byte b : bytes) {
-      s.append(Character.forDigit((b >> 4) & 0xf, 16)).append(Character.forDigit(b & 0xf, 16));
-    }
-    return s.toString();
   }
 }
