@@ -3,6 +3,7 @@ package dev.sluice.table.internal.parquet;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sluice.table.data.ProjectedRow;
 import dev.sluice.table.data.Row;
 import dev.sluice.table.exceptions.SchemaMismatchException;
 import dev.sluice.table.exceptions.UnsupportedTableFeatureException;
@@ -297,6 +298,26 @@ class ParquetRoundTripTest {
 
     assertThat(ParquetDataReader.read(store, written.key(), written.size(), schema).toList())
         .containsExactly(Row.of(2L, Row.of(5, null)));
+  }
+
+  @Test
+  void rowsThatAreViewsOfOtherRowsAreWrittenWithTheirOwnValuesAndStatistics() {
+    StructType schema = StructType.empty().add("id", PrimitiveType.LONG).add("name", PrimitiveType.STRING);
+    ParquetDataWriter writer = ParquetDataWriter.open(store, "t/views.parquet", schema, ParquetWriteOptions.defaults());
+    List<Row> expected = new ArrayList<>();
+    for (int i = 0; i < 5_000; i++) {
+      Row base = Row.of("n-" + (4_999 - i), "ignored", (long) i);
+      writer.write(new ProjectedRow(base, new int[] {2, 0})); // the writer reads views into one reused array
+      expected.add(Row.of((long) i, "n-" + (4_999 - i)));
+    }
+    assertThatThrownBy(() -> writer.write(new ProjectedRow(Row.of(1L), new int[] {0})))
+        .isInstanceOf(SchemaMismatchException.class).hasMessageContaining("has 1 values");
+    WrittenFile written = writer.close();
+
+    assertThat(ParquetDataReader.read(store, written.key(), written.size(), schema).toList())
+        .containsExactlyElementsOf(expected);
+    assertThat(written.stats()).contains("\"minValues\":{\"id\":0,\"name\":\"n-0\"}")
+        .contains("\"maxValues\":{\"id\":4999,\"name\":\"n-999\"}");
   }
 
   @Test
