@@ -5,6 +5,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.util.Arrays;
+import java.util.Map;
 import org.apache.parquet.bytes.BytesInput;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.Encoding;
@@ -123,7 +124,7 @@ final class StringPageStats {
    * {@code pages} with each data page of a column of {@code stats} (null entries: parquet's own statistics) given
    * that column's statistics of the values written since its page before.
    */
-  static PageWriteStore pages(PageWriteStore pages, java.util.Map<ColumnDescriptor, StringPageStats> stats) {
+  static PageWriteStore pages(PageWriteStore pages, Map<ColumnDescriptor, StringPageStats> stats) {
     return column -> {
       PageWriter writer = pages.getPageWriter(column);
       StringPageStats own = stats.get(column);
