@@ -221,7 +221,7 @@ final class ColumnCursor {
     values = null;
     try {
       if (p instanceof DataPageV1 v1) {
-        page = v1.getBytes().toByteArray();
+        page = PageCodecs.wholeArray(v1.getBytes());
         int at = 0;
         if (maxDefinition > 0) {
           if (v1.getDlEncoding() == Encoding.RLE) {
@@ -239,10 +239,10 @@ final class ColumnCursor {
       } else {
         DataPageV2 v2 = (DataPageV2) p;
         if (maxDefinition > 0) {
-          byte[] d = v2.getDefinitionLevels().toByteArray();
+          byte[] d = PageCodecs.wholeArray(v2.getDefinitionLevels());
           levels = new HybridDecoder(d, 0, d.length, bitWidth(maxDefinition));
         }
-        page = v2.getData().toByteArray();
+        page = PageCodecs.wholeArray(v2.getData());
         startValues(v2.getDataEncoding(), 0);
       }
     } catch (IOException e) {
