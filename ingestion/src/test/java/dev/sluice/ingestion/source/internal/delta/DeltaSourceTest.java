@@ -35,6 +35,42 @@ class DeltaSourceTest {
     return LongStream.range(from, to).boxed().toList();
   }
 
+  /** Files of a megabyte and more in all are decoded on another thread: the batch holds every row as written, in order. */
+  @Test
+  void aBatchOfLargeFilesHoldsEveryRowOnceFileByFile() {
+    for (long from = 0; from < 300_000; from += 100_000) {
+      List<dev.sluice.table.data.Row> rows = new java.util.ArrayList<>();
+      for (long id = from; id < from + 100_000; id++) {
+        rows.add(dev.sluice.table.data.Row.of(id, name(id)));
+      }
+      t.table.newAppend().rows(rows).commit();
+    }
+    assertThat(t.table.latestSnapshot().files().stream().mapToLong(dev.sluice.table.DataFile::size).sum())
+        .isGreaterThan(1L << 20);
+    List<Planned> batches = drain(t.source(Map.of()), Optional.empty(), ReadLimit.ALL);
+    assertThat(batches).hasSize(1);
+    java.util.BitSet seen = new java.util.BitSet();
+    long previous = -1;
+    int ascendingRuns = 0;
+    for (dev.sluice.table.data.Row r : batches.get(0).batch().rows()) {
+      long id = (Long) r.get(0);
+      assertThat(r.get(1)).as("row %d", id).isEqualTo(name(id));
+      assertThat(seen.get((int) id)).as("row %d twice", id).isFalse();
+      seen.set((int) id);
+      ascendingRuns += id == previous + 1 ? 0 : 1;
+      previous = id;
+    }
+    assertThat(seen.cardinality()).isEqualTo(300_000);
+    // Each file's rows in their order, the files one after the other (files of consecutive ids make one run).
+    assertThat(ascendingRuns).isBetween(1, t.table.latestSnapshot().files().size());
+  }
+
+  /** Sixteen hex digits that don't repeat or compress: the files stay large. */
+  private static String name(long id) {
+    long h = id * 0x9E3779B97F4A7C15L;
+    return Long.toHexString(h ^ (h >>> 29) | 1L << 63);
+  }
+
   @Test
   void readsTheInitialSnapshotThenNewCommits() {
     t.append(0, 3);
