@@ -44,11 +44,6 @@ import java.util.Optional;
 final class DeltaSource implements Source {
   static final String CHANGE_TYPE = "_change_type";
   static final String INSERT = "insert";
-  /**
-   * Files of at least this many bytes in all are decoded on another thread ({@link DecodedRunsAhead}): below, handing
-   * runs over costs about what it saves (a micro-batch of a few small files).
-   */
-  private static final long DECODE_AHEAD_MIN_BYTES = 1L << 20;
 
   private final Table table;
   private final DeltaSourceOptions options;
@@ -323,23 +318,6 @@ final class DeltaSource implements Source {
    * one thread and took it apart into primitives again on another), else as rows.
    */
   private void readDecoded(List<DataFile> files, Batch.Builder out) {
-    if (ReadAhead.worthIt() && files.stream().mapToLong(DataFile::size).sum() >= DECODE_AHEAD_MIN_BYTES) {
-      try (DecodedRunsAhead ahead = new DecodedRunsAhead(files, schemaSnapshot::decodedRowsOf)) {
-        Object item;
-        while ((item = ahead.next()) != null) {
-          if (item instanceof DecodedRows run) {
-            out.addColumns(run);
-          } else {
-            try (CloseableIterator<Row> it = schemaSnapshot.rowsOf((DataFile) item)) {
-              while (it.hasNext()) {
-                out.add(it.next());
-              }
-            }
-          }
-        }
-      }
-      return;
-    }
     for (DataFile file : files) {
       Optional<CloseableIterator<DecodedRows>> runs = schemaSnapshot.decodedRowsOf(file);
       if (runs.isPresent()) {

@@ -35,7 +35,7 @@ class DeltaSourceTest {
     return LongStream.range(from, to).boxed().toList();
   }
 
-  /** Files of a megabyte and more in all are decoded on another thread: the batch holds every row as written, in order. */
+  /** A batch of files of several runs each holds every row as written, each file's in order. */
   @Test
   void aBatchOfLargeFilesHoldsEveryRowOnceFileByFile() {
     for (long from = 0; from < 300_000; from += 100_000) {
