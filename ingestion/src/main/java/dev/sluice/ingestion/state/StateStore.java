@@ -55,6 +55,19 @@ public interface StateStore {
     return put;
   }
 
+  /**
+   * {@link #putAllIfAbsent} where each value is a row of one LONG column, given as {@code values[i]} for the first
+   * {@code keys.size()} entries (a deduplication's expiries): a store that keeps such values as longs needs no row
+   * or box per key.
+   */
+  default boolean[] putAllIfAbsentLongs(List<Row> keys, long[] values) {
+    List<Row> rows = new ArrayList<>(keys.size());
+    for (int i = 0; i < keys.size(); i++) {
+      rows.add(Row.of(values[i]));
+    }
+    return putAllIfAbsent(keys, rows);
+  }
+
   void remove(Row key);
 
   /** Every entry, in no particular order; changes made during the iteration are not reflected. */

@@ -111,14 +111,30 @@ final class InMemoryStateStore implements StateStore {
   @Override
   public boolean[] putAllIfAbsent(List<Row> keys, List<Row> values) {
     checkOpen();
-    int n = keys.size();
-    if (n != values.size()) {
-      throw new IllegalArgumentException(n + " keys but " + values.size() + " values");
+    if (keys.size() != values.size()) {
+      throw new IllegalArgumentException(keys.size() + " keys but " + values.size() + " values");
     }
+    for (Row value : values) {
+      Objects.requireNonNull(value, "value (to delete a key, call remove)");
+    }
+    return putAll(keys, values, null);
+  }
+
+  @Override
+  public boolean[] putAllIfAbsentLongs(List<Row> keys, long[] values) {
+    checkOpen();
+    if (values.length < keys.size()) {
+      throw new IllegalArgumentException(keys.size() + " keys but " + values.length + " values");
+    }
+    return putAll(keys, null, values);
+  }
+
+  /** The values are {@code rows}, or else one LONG column each in {@code longs}. */
+  private boolean[] putAll(List<Row> keys, List<Row> rows, long[] longs) {
+    int n = keys.size();
     byte[][] encoded = new byte[n][];
     int[] hashes = new int[n];
     for (int i = 0; i < n; i++) {
-      Objects.requireNonNull(values.get(i), "value (to delete a key, call remove)");
       int len = codec.encodeKey(Objects.requireNonNull(keys.get(i), "key"));
       encoded[i] = Arrays.copyOf(codec.keyBytes(), len);
       hashes[i] = BytesMap.hash(encoded[i]);
@@ -128,11 +144,12 @@ final class InMemoryStateStore implements StateStore {
     for (int i = 0; i < n; i++) {
       byte[] key = encoded[i];
       if (map.slotOf(key, 0, key.length, hashes[i]) < 0) {
-        Row row = values.get(i);
-        if (map.hasLongValues() && row.size() == 1 && row.get(0) instanceof Long v) {
+        Row row = rows == null ? null : rows.get(i);
+        if (map.hasLongValues() && (row == null || row.size() == 1 && row.get(0) instanceof Long)) {
+          long v = row == null ? longs[i] : (Long) row.get(0);
           map.insertLong(key, hashes[i], v, log.addLong(key, hashes[i], v));
         } else {
-          byte[] value = codec.encodeValue(row);
+          byte[] value = codec.encodeValue(row == null ? Row.of(longs[i]) : row);
           map.insert(key, hashes[i], value, log.add(key, hashes[i], null, value));
         }
         put[i] = true;

@@ -92,6 +92,11 @@ record DedupColumns(int[] keyOrdinals, StructType keySchema, int eventTime) {
     return new ProjectedRow(row, keyOrdinals);
   }
 
+  /** The row's event time, or null (no watermark, or a null value). */
+  Instant eventTime(Row row) {
+    return eventTime < 0 ? null : (Instant) row.get(eventTime);
+  }
+
   /** The row's event time in epoch microseconds, or null (no watermark, or a null value). */
   Long eventMicros(Row row) {
     Object t = eventTime < 0 ? null : row.get(eventTime);

@@ -8,6 +8,7 @@ import dev.sluice.ingestion.state.StateTimeIndex;
 import dev.sluice.table.data.Row;
 import dev.sluice.table.types.PrimitiveType;
 import dev.sluice.table.types.StructType;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.LinkedHashMap;
@@ -57,41 +58,43 @@ final class DropDuplicatesWithinWatermark implements StatefulTransform {
     // Keys are looked up a chunk at a time (one multiGet on RocksDB), never a whole batch at once.
     BitSet out = new BitSet(input.size());
     List<Row> stateKeys = new ArrayList<>(LOOKUP_CHUNK);
-    List<Row> stateValues = new ArrayList<>(LOOKUP_CHUNK);
+    long[] expiries = new long[LOOKUP_CHUNK];
     int[] positions = new int[LOOKUP_CHUNK];
+    long watermarkMicros = info.watermarkMs() * 1000;
     int i = -1;
     for (Row row : input.project(keys.columns())) {
       i++;
-      if (keys.isLate(row, info.watermarkMs())) {
+      Instant eventTime = keys.eventTime(row);
+      long eventMicros = eventTime == null ? 0 : DedupColumns.micros(eventTime);
+      // Strictly before the watermark is late; a null event time never is (Spark keeps such rows).
+      if (eventTime != null && eventMicros < watermarkMicros) {
         dropped++;
         info.lateRows().add(operatorName(), schema, input.rows().get(i), info.watermarkMs());
         continue;
       }
-      Long eventMicros = keys.eventMicros(row);
       positions[stateKeys.size()] = i;
+      expiries[stateKeys.size()] = eventTime == null ? Long.MAX_VALUE : eventMicros + delayMicros;
       stateKeys.add(keys.keyOf(row));
-      stateValues.add(Row.of(eventMicros == null ? Long.MAX_VALUE : eventMicros + delayMicros));
       if (stateKeys.size() == LOOKUP_CHUNK) {
-        putChunk(store, stateKeys, stateValues, positions, out);
+        putChunk(store, stateKeys, expiries, positions, out);
       }
     }
-    putChunk(store, stateKeys, stateValues, positions, out);
+    putChunk(store, stateKeys, expiries, positions, out);
     return input.keep(out);
   }
 
-  private void putChunk(StateStore store, List<Row> stateKeys, List<Row> stateValues, int[] positions, BitSet out) {
+  private void putChunk(StateStore store, List<Row> stateKeys, long[] expiries, int[] positions, BitSet out) {
     if (stateKeys.isEmpty()) {
       return;
     }
-    boolean[] first = store.putAllIfAbsent(stateKeys, stateValues);
+    boolean[] first = store.putAllIfAbsentLongs(stateKeys, expiries);
     for (int j = 0; j < first.length; j++) {
       if (first[j]) {
-        horizon.add((Long) stateValues.get(j).get(0));
+        horizon.add(expiries[j]);
         out.set(positions[j]);
       }
     }
     stateKeys.clear();
-    stateValues.clear();
   }
 
   @Override
