@@ -71,6 +71,49 @@ public record Batch(StructType schema, List<Row> rows) {
     return () -> rows instanceof BatchRows b ? b.iterator(wanted) : rows.iterator();
   }
 
+  /** Receives the non-null values of a timestamp column, for {@link #forEachTimestamp}. */
+  @FunctionalInterface
+  public interface MicrosVisitor {
+    /**
+     * Row {@code row} (its position in the batch) holds {@code micros} microseconds since the epoch: sub-microsecond
+     * digits dropped (floor), as Parquet stores them; saturated at {@code Long.MIN_VALUE} / {@code Long.MAX_VALUE}
+     * beyond what a long of microseconds holds.
+     */
+    void visit(int row, long micros);
+  }
+
+  /**
+   * Calls {@code visitor} with each non-null value of timestamp column {@code column}, in row order. Rows held in
+   * columns are read there, without a row view and an {@code Instant} per row as a pass over {@link #project} makes
+   * them (what an event-time step's pass over a silver batch allocated).
+   *
+   * @throws IllegalArgumentException when the column is not a timestamp
+   */
+  public void forEachTimestamp(int column, MicrosVisitor visitor) {
+    if (schema.field(column).type() != dev.sluice.table.types.PrimitiveType.TIMESTAMP) {
+      throw new IllegalArgumentException("Column " + column + " (" + schema.field(column).name() + ") is "
+          + schema.field(column).type() + ", not a timestamp");
+    }
+    if (rows instanceof BatchRows b && b.forEachTimestamp(column, visitor)) {
+      return;
+    }
+    int row = 0;
+    for (Row r : project(column)) {
+      if (r.get(column) instanceof java.time.Instant t) {
+        visitor.visit(row, micros(t));
+      }
+      row++;
+    }
+  }
+
+  private static long micros(java.time.Instant t) {
+    try {
+      return Math.addExact(Math.multiplyExact(t.getEpochSecond(), 1_000_000L), t.getNano() / 1000);
+    } catch (ArithmeticException e) {
+      return t.getEpochSecond() < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+    }
+  }
+
   /**
    * The rows at the positions set in {@code kept}, in order, without copying them: a view of this batch (its spill
    * file, if any, is read again when the view is iterated). {@code kept} must not change afterwards.

@@ -3,10 +3,8 @@ package dev.sluice.silver;
 import dev.sluice.ingestion.Batch;
 import dev.sluice.ingestion.BatchTransformer;
 import dev.sluice.ingestion.RowLedger;
-import dev.sluice.table.data.Row;
 import dev.sluice.table.types.PrimitiveType;
 import dev.sluice.table.types.StructType;
-import java.time.Instant;
 
 /** A pass-through step that counts rows for the ledger at one point of the plan. */
 final class LedgerStep implements BatchTransformer {
@@ -45,14 +43,12 @@ final class LedgerStep implements BatchTransformer {
       s.beforeDedup = batch.size();
       s.late = 0;
       if (eventTimeColumn != null) {
-        int i = schema.indexOf(eventTimeColumn);
         long watermarkMicros = ctx.watermarkMs() * 1000;
-        for (Row row : batch.project(i)) {
-          Instant t = (Instant) row.get(i);
-          if (t != null && micros(t) < watermarkMicros) {
+        batch.forEachTimestamp(schema.indexOf(eventTimeColumn), (row, micros) -> {
+          if (micros < watermarkMicros) {
             s.late++;
           }
-        }
+        });
       }
     }, eventTimeColumn);
   }
@@ -93,9 +89,5 @@ final class LedgerStep implements BatchTransformer {
   public Batch apply(Batch batch, Context context) {
     counter.count(batch, context, schema);
     return batch;
-  }
-
-  private static long micros(Instant t) {
-    return Math.addExact(Math.multiplyExact(t.getEpochSecond(), 1_000_000L), t.getNano() / 1000);
   }
 }

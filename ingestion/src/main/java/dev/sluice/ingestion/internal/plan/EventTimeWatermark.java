@@ -1,7 +1,6 @@
 package dev.sluice.ingestion.internal.plan;
 
 import dev.sluice.ingestion.Batch;
-import dev.sluice.table.data.Row;
 import dev.sluice.table.types.PrimitiveType;
 import dev.sluice.table.types.StructField;
 import dev.sluice.table.types.StructType;
@@ -85,19 +84,16 @@ public final class EventTimeWatermark implements Transform {
 
   @Override
   public Batch apply(Batch input, BatchInfo info) {
-    for (Row r : input.project(column)) {
-      Object v = r.get(column);
-      if (v instanceof Instant t) {
-        long ms = toEpochMilli(t);
-        if (ms > maxEventTimeMs) {
-          futureRows++;
-          futureMax = Math.max(futureMax, ms);
-          continue;
-        }
-        batchMax = Math.max(batchMax, ms);
-        batchMin = Math.min(batchMin, ms);
+    input.forEachTimestamp(column, (row, micros) -> {
+      long ms = micros == Long.MIN_VALUE || micros == Long.MAX_VALUE ? micros : Math.floorDiv(micros, 1000L);
+      if (ms > maxEventTimeMs) {
+        futureRows++;
+        futureMax = Math.max(futureMax, ms);
+        return;
       }
-    }
+      batchMax = Math.max(batchMax, ms);
+      batchMin = Math.min(batchMin, ms);
+    });
     return input;
   }
 
@@ -159,13 +155,6 @@ public final class EventTimeWatermark implements Transform {
   }
 
   /** Epoch milliseconds, saturated: an instant too far out for a long is simply beyond any limit. */
-  private static long toEpochMilli(Instant t) {
-    try {
-      return t.toEpochMilli();
-    } catch (ArithmeticException e) {
-      return t.getEpochSecond() < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
-    }
-  }
 
   public String columnName() {
     return columnName;

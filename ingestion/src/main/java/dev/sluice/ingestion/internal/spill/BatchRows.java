@@ -1,5 +1,6 @@
 package dev.sluice.ingestion.internal.spill;
 
+import dev.sluice.ingestion.Batch;
 import dev.sluice.table.data.Row;
 import java.util.Iterator;
 import java.util.List;
@@ -18,5 +19,13 @@ public interface BatchRows extends List<Row> {
    */
   default Iterator<Row> iterator(boolean[] wanted) {
     return iterator();
+  }
+
+  /**
+   * Visits the non-null values of timestamp column {@code column} as {@link Batch#forEachTimestamp} does, where these
+   * rows hold them as primitives; false (nothing visited) where they don't.
+   */
+  default boolean forEachTimestamp(int column, Batch.MicrosVisitor visitor) {
+    return false;
   }
 }

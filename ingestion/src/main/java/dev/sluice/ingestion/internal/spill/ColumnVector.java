@@ -253,6 +253,15 @@ abstract sealed class ColumnVector permits ColumnVector.Fixed, ColumnVector.Byte
       }
     }
 
+    boolean holdsTimestamps() {
+      return kind == TIMESTAMP;
+    }
+
+    /** The non-null timestamp of {@code row} in microseconds since the epoch (floor, as {@code Instant}s give). */
+    long micros(int row) {
+      return Math.floorDiv(chunks.get(row >>> ChunkPool.ROW_SHIFT)[row & (ChunkPool.ROWS - 1)], 1_000L);
+    }
+
     private Object box(long v) {
       return switch (kind) {
         case LONG -> v;

@@ -1,5 +1,6 @@
 package dev.sluice.ingestion.internal.spill;
 
+import dev.sluice.ingestion.Batch;
 import dev.sluice.table.data.BlockRow;
 import dev.sluice.table.data.DecodedRows;
 import dev.sluice.table.data.Row;
@@ -59,6 +60,35 @@ final class ColumnarRows extends AbstractList<Row> implements BatchRows, RandomA
   @Override
   public Iterator<Row> iterator(boolean[] wanted) {
     return pass(0, wanted);
+  }
+
+  @Override
+  public boolean forEachTimestamp(int column, Batch.MicrosVisitor visitor) {
+    return forEachTimestamp(column, null, visitor);
+  }
+
+  /** Of the rows set in {@code kept} (all when null), numbered among them. */
+  boolean forEachTimestamp(int column, java.util.BitSet kept, Batch.MicrosVisitor visitor) {
+    if (!(columns[column] instanceof ColumnVector.Fixed f) || !f.holdsTimestamps()) {
+      return false;
+    }
+    checkLive();
+    if (kept == null) {
+      for (int row = 0; row < size; row++) {
+        if (!f.isNull(row)) {
+          visitor.visit(row, f.micros(row));
+        }
+      }
+    } else {
+      int at = 0;
+      for (int row = kept.nextSetBit(0); row >= 0; row = kept.nextSetBit(row + 1), at++) {
+        if (!f.isNull(row)) {
+          visitor.visit(at, f.micros(row));
+        }
+      }
+    }
+    checkLive();
+    return true;
   }
 
   /** A forward-only iterator from {@code index} (what {@code subList(..).iterator()} uses). */

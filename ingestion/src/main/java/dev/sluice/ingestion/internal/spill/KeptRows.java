@@ -121,6 +121,11 @@ public final class KeptRows extends AbstractList<Row> implements BatchRows {
   }
 
   @Override
+  public boolean forEachTimestamp(int column, dev.sluice.ingestion.Batch.MicrosVisitor visitor) {
+    return root instanceof ColumnarRows c && c.forEachTimestamp(column, kept, visitor);
+  }
+
+  @Override
   public Iterator<Row> iterator() {
     return iterator(null);
   }

@@ -208,4 +208,68 @@ class ColumnarRowsTest {
     }
     assertRowEquals(outside.rows().get(4_321), 4_321);
   }
+
+  /** Row {@code i} with its timestamp null every ninth row. */
+  private static Row withNullTimes(int i) {
+    Object[] v = row(i).toArray();
+    if (i % 9 == 0) {
+      v[3] = null;
+    }
+    return Row.of(v);
+  }
+
+  /** The (position, microseconds) pairs a timestamp pass over {@code rows} should visit: nulls skipped, floor. */
+  private static List<String> expectedTimes(List<Row> rows) {
+    List<String> out = new ArrayList<>();
+    for (int i = 0; i < rows.size(); i++) {
+      if (rows.get(i).get(3) instanceof Instant t) {
+        out.add(i + "@" + Math.addExact(Math.multiplyExact(t.getEpochSecond(), 1_000_000L), t.getNano() / 1000));
+      }
+    }
+    return out;
+  }
+
+  private static List<String> visitedTimes(Batch batch) {
+    List<String> out = new ArrayList<>();
+    batch.forEachTimestamp(3, (row, micros) -> out.add(row + "@" + micros));
+    return out;
+  }
+
+  @Test
+  void aTimestampPassVisitsTheSameValuesHowEverTheRowsAreHeld() {
+    List<Row> rows = new ArrayList<>();
+    for (int i = 0; i < 5_000; i++) {
+      rows.add(withNullTimes(i));
+    }
+    Batch.Builder builder = Batch.builder(SCHEMA, BUDGET);
+    builder.addAll(rows);
+    Batch columnar = builder.build();
+    assertThat(columnar.rows()).isInstanceOf(ColumnarRows.class);
+    assertThat(visitedTimes(columnar)).isEqualTo(expectedTimes(rows));
+
+    BitSet kept = new BitSet();
+    for (int i = 0; i < rows.size(); i += 3) {
+      kept.set(i);
+    }
+    List<Row> keptRows = new ArrayList<>();
+    kept.stream().forEach(i -> keptRows.add(rows.get(i)));
+    assertThat(visitedTimes(columnar.keep(kept))).isEqualTo(expectedTimes(keptRows));
+
+    List<Row> many = new ArrayList<>();
+    for (int i = 0; i < 40_000; i++) {
+      many.add(withNullTimes(i));
+    }
+    Batch.Builder spilling = Batch.builder(SCHEMA, BUDGET);
+    spilling.addAll(many);
+    Batch spilled = spilling.build();
+    assertThat(spilled.spilled()).isTrue();
+    assertThat(visitedTimes(spilled)).isEqualTo(expectedTimes(many));
+
+    Object[] far = row(1).toArray();
+    far[3] = Instant.MAX; // beyond a long of microseconds: saturates
+    Batch listed = new Batch(SCHEMA, List.of(row(0), Row.of(far), withNullTimes(9)));
+    assertThat(visitedTimes(listed)).containsExactly(expectedTimes(List.of(row(0))).get(0), "1@" + Long.MAX_VALUE);
+    assertThatThrownBy(() -> listed.forEachTimestamp(0, (row, micros) -> { }))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a timestamp");
+  }
 }
