@@ -44,20 +44,25 @@ final class FutureEventTimeStep implements BatchTransformer {
   @Override
   public Batch apply(Batch batch, Context context) {
     Instant limit = context.batchTimestamp().plus(maxFutureSkew);
-    BitSet kept = new BitSet(batch.size());
-    List<Row> quarantined = new ArrayList<>();
-    int i = -1;
-    for (Row row : batch.project(index)) {
-      i++;
-      if (row.get(index) instanceof Instant t && t.isAfter(limit)) {
-        quarantined.add(QuarantineRows.of(batch.rows().get(i), REASON, context.batchId(), quarantineSchema));
-      } else {
-        kept.set(i);
+    long limitMicros = Math.addExact(Math.multiplyExact(limit.getEpochSecond(), 1_000_000L), limit.getNano() / 1000);
+    BitSet future = new BitSet();
+    batch.forEachTimestamp(index, (row, micros) -> {
+      // Microseconds drop digits an instant may have: the limit's own microsecond is decided on the instant.
+      if (micros > limitMicros
+          || micros == limitMicros && ((Instant) batch.rows().get(row).get(index)).isAfter(limit)) {
+        future.set(row);
       }
-    }
-    if (quarantined.isEmpty()) {
+    });
+    if (future.isEmpty()) {
       return batch;
     }
+    List<Row> quarantined = new ArrayList<>();
+    for (int i = future.nextSetBit(0); i >= 0; i = future.nextSetBit(i + 1)) {
+      quarantined.add(QuarantineRows.of(batch.rows().get(i), REASON, context.batchId(), quarantineSchema));
+    }
+    BitSet kept = new BitSet(batch.size());
+    kept.set(0, batch.size());
+    kept.andNot(future);
     context.count(RowLedger.QUARANTINED, quarantined.size());
     states.of(context.batchId()).quarantined.addAll(quarantined);
     return batch.keep(kept);
