@@ -106,6 +106,27 @@ public record Batch(StructType schema, List<Row> rows) {
     }
   }
 
+  /**
+   * Calls {@code visitor} with the position of each row, in order, where at least one of {@code columns} is null. Rows
+   * held in columns are answered from their null bits, decoding no value (a key check's pass over a silver batch made
+   * a string and an instant per row only to see that none was null).
+   */
+  public void forEachRowWithNullIn(int[] columns, java.util.function.IntConsumer visitor) {
+    if (rows instanceof BatchRows b && b.forEachRowWithNullIn(columns, visitor)) {
+      return;
+    }
+    int row = 0;
+    for (Row r : project(columns)) {
+      for (int c : columns) {
+        if (r.get(c) == null) {
+          visitor.accept(row);
+          break;
+        }
+      }
+      row++;
+    }
+  }
+
   private static long micros(java.time.Instant t) {
     try {
       return Math.addExact(Math.multiplyExact(t.getEpochSecond(), 1_000_000L), t.getNano() / 1000);

@@ -40,23 +40,25 @@ final class NullKeyStep implements BatchTransformer {
 
   @Override
   public Batch apply(Batch batch, Context context) {
-    BitSet kept = new BitSet(batch.size());
+    BitSet withNull = new BitSet();
+    batch.forEachRowWithNullIn(positions, withNull::set);
     List<Row> quarantined = new ArrayList<>();
-    int i = -1;
-    for (Row row : batch.project(positions)) {
-      i++;
-      String reason = reason(row);
-      if (reason == null) {
-        kept.set(i);
-      } else {
-        quarantined.add(QuarantineRows.of(batch.rows().get(i), reason, context.batchId(), quarantineSchema));
-      }
+    for (int i = withNull.nextSetBit(0); i >= 0; i = withNull.nextSetBit(i + 1)) {
+      Row row = batch.rows().get(i);
+      quarantined.add(QuarantineRows.of(row, reason(row), context.batchId(), quarantineSchema));
     }
     context.count(RowLedger.QUARANTINED, quarantined.size());
     states.of(context.batchId()).quarantined.addAll(quarantined);
+    if (quarantined.isEmpty()) {
+      return batch;
+    }
+    BitSet kept = new BitSet(batch.size());
+    kept.set(0, batch.size());
+    kept.andNot(withNull);
     return batch.keep(kept);
   }
 
+  /** Why a row with a null key or sequence is quarantined (its whole row: positions are the batch's). */
   private String reason(Row row) {
     StringJoiner keys = new StringJoiner(", ", "null merge key: ", "").setEmptyValue("");
     for (int i = 0; i < config.keys().size(); i++) {

@@ -28,4 +28,12 @@ public interface BatchRows extends List<Row> {
   default boolean forEachTimestamp(int column, Batch.MicrosVisitor visitor) {
     return false;
   }
+
+  /**
+   * Visits the rows with a null in one of {@code columns} as {@link Batch#forEachRowWithNullIn} does, where these rows
+   * keep null bits per column; false (nothing visited) where they don't.
+   */
+  default boolean forEachRowWithNullIn(int[] columns, java.util.function.IntConsumer visitor) {
+    return false;
+  }
 }

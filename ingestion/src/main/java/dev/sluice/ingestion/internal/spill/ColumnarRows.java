@@ -91,6 +91,32 @@ final class ColumnarRows extends AbstractList<Row> implements BatchRows, RandomA
     return true;
   }
 
+  @Override
+  public boolean forEachRowWithNullIn(int[] columns, java.util.function.IntConsumer visitor) {
+    return forEachRowWithNullIn(columns, null, visitor);
+  }
+
+  /** Of the rows set in {@code kept} (all when null), numbered among them. */
+  boolean forEachRowWithNullIn(int[] wanted, java.util.BitSet kept, java.util.function.IntConsumer visitor) {
+    ColumnVector[] checked = new ColumnVector[wanted.length];
+    for (int i = 0; i < wanted.length; i++) {
+      checked[i] = columns[wanted[i]];
+    }
+    checkLive();
+    int at = 0;
+    for (int row = kept == null ? 0 : kept.nextSetBit(0); row >= 0 && row < size;
+        row = kept == null ? row + 1 : kept.nextSetBit(row + 1), at++) {
+      for (ColumnVector c : checked) {
+        if (c.isNull(row)) {
+          visitor.accept(at);
+          break;
+        }
+      }
+    }
+    checkLive();
+    return true;
+  }
+
   /** A forward-only iterator from {@code index} (what {@code subList(..).iterator()} uses). */
   @Override
   public ListIterator<Row> listIterator(int index) {

@@ -126,6 +126,11 @@ public final class KeptRows extends AbstractList<Row> implements BatchRows {
   }
 
   @Override
+  public boolean forEachRowWithNullIn(int[] columns, java.util.function.IntConsumer visitor) {
+    return root instanceof ColumnarRows c && c.forEachRowWithNullIn(columns, kept, visitor);
+  }
+
+  @Override
   public Iterator<Row> iterator() {
     return iterator(null);
   }

@@ -272,4 +272,49 @@ class ColumnarRowsTest {
     assertThatThrownBy(() -> listed.forEachTimestamp(0, (row, micros) -> { }))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a timestamp");
   }
+
+  @Test
+  void rowsWithANullInSomeColumnsAreFoundHowEverTheRowsAreHeld() {
+    int[] columns = {1, 3}; // name (null every 11th row), at (null every 9th)
+    List<Row> rows = new ArrayList<>();
+    for (int i = 0; i < 5_000; i++) {
+      rows.add(withNullTimes(i));
+    }
+    Batch.Builder builder = Batch.builder(SCHEMA, BUDGET);
+    builder.addAll(rows);
+    Batch columnar = builder.build();
+    assertThat(columnar.rows()).isInstanceOf(ColumnarRows.class);
+    assertThat(rowsWithNull(columnar, columns)).isEqualTo(expectedWithNull(rows, columns));
+
+    BitSet kept = new BitSet();
+    for (int i = 1; i < rows.size(); i += 2) {
+      kept.set(i);
+    }
+    List<Row> keptRows = new ArrayList<>();
+    kept.stream().forEach(i -> keptRows.add(rows.get(i)));
+    assertThat(rowsWithNull(columnar.keep(kept), columns)).isEqualTo(expectedWithNull(keptRows, columns));
+
+    Batch listed = new Batch(SCHEMA, rows.subList(0, 100));
+    assertThat(rowsWithNull(listed, columns)).isEqualTo(expectedWithNull(rows.subList(0, 100), columns))
+        .contains(0, 9, 11, 18, 22, 27);
+  }
+
+  private static List<Integer> rowsWithNull(Batch batch, int[] columns) {
+    List<Integer> out = new ArrayList<>();
+    batch.forEachRowWithNullIn(columns, out::add);
+    return out;
+  }
+
+  private static List<Integer> expectedWithNull(List<Row> rows, int[] columns) {
+    List<Integer> out = new ArrayList<>();
+    for (int i = 0; i < rows.size(); i++) {
+      for (int c : columns) {
+        if (rows.get(i).get(c) == null) {
+          out.add(i);
+          break;
+        }
+      }
+    }
+    return out;
+  }
 }
