@@ -20,7 +20,12 @@ final class KeyFilter {
   }
 
   void add(List<Object> key) {
-    int h = key.hashCode() * 0x9E3779B9;
+    add(key.hashCode());
+  }
+
+  /** Adds the key whose {@link List#hashCode} is {@code keyHash}. */
+  void add(int keyHash) {
+    int h = keyHash * 0x9E3779B9;
     int a = h & mask;
     int b = Integer.rotateLeft(h, 16) & mask;
     words[a >>> 6] |= 1L << a;

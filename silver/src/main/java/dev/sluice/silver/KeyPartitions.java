@@ -86,20 +86,34 @@ final class KeyPartitions {
     short[] partOf = new short[batch.size()];
     KeyFilter filter = new KeyFilter(batch.size());
     int i = 0;
+    Object[] key = new Object[keys.length];
+    rows:
     for (Row r : batch.project(keys)) {
-      List<Object> key = SilverSchemas.key(r, keys);
-      partOf[i++] = (short) (key == null ? 0 : of(key, count));
-      if (key != null) {
-        widen(key, min, max);
-        filter.add(key);
+      // The key's List hash, computed in place: no key list per row (what SilverSchemas.key makes).
+      int hash = 1;
+      for (int k = 0; k < keys.length; k++) {
+        key[k] = r.get(keys[k]);
+        if (key[k] == null) {
+          partOf[i++] = 0;
+          continue rows;
+        }
+        hash = 31 * hash + key[k].hashCode();
       }
+      partOf[i++] = (short) of(hash, count);
+      widen(Arrays.asList(key), min, max);
+      filter.add(hash);
     }
     return new KeyPartitions(batch, keys, null, partOf, count, min, max, filter);
   }
 
   /** The partition of {@code key} among {@code count}. */
   static int of(List<Object> key, int count) {
-    int h = key.hashCode() * 0x9E3779B9;
+    return of(key.hashCode(), count);
+  }
+
+  /** The partition of the key whose {@link List#hashCode} is {@code keyHash}. */
+  private static int of(int keyHash, int count) {
+    int h = keyHash * 0x9E3779B9;
     return Math.floorMod(h ^ (h >>> 16), count);
   }
 
