@@ -84,14 +84,13 @@ public final class ParquetDataWriter {
     this.encoder = new EncoderPipeline(writer::write);
   }
 
-  /** The page settings of every file Sluice writes (before any column's dictionary hint); one file's, not shared. */
+  /** The page settings of every file Sluice writes (before any column's dictionary hint). */
   static ParquetProperties.Builder properties(ParquetWriteOptions options) {
     return ParquetProperties.builder()
         .withPageSize(options.pageSize())
         .withDictionaryPageSize(options.pageSize())
         // Page size statistics (new in Parquet 1.14) are read by no Delta engine; they cost a pass over every value.
         .withSizeStatisticsEnabled(false)
-        .withAllocator(new RecyclingAllocator())
         .withValuesWriterFactory(new DictionaryWriterFactory());
   }
 
