@@ -5,7 +5,8 @@ import org.apache.parquet.column.Encoding;
 import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.column.values.ValuesWriter;
 import org.apache.parquet.column.values.dictionary.DictionaryValuesWriter;
-import org.apache.parquet.column.values.factory.DefaultValuesWriterFactory;
+import org.apache.parquet.column.values.factory.DefaultV1ValuesWriterFactory;
+import org.apache.parquet.column.values.factory.DefaultV2ValuesWriterFactory;
 import org.apache.parquet.column.values.factory.ValuesWriterFactory;
 import org.apache.parquet.column.values.fallback.FallbackValuesWriter;
 import org.apache.parquet.column.values.plain.PlainValuesWriter;
@@ -18,12 +19,20 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
  * properties it belongs to.
  */
 final class DictionaryWriterFactory implements ValuesWriterFactory {
-  private final DefaultValuesWriterFactory defaults = new DefaultValuesWriterFactory();
+  /**
+   * Parquet's default writers for the other columns, this factory's own: {@code DefaultValuesWriterFactory} delegates to
+   * one static factory per format version, which keeps the properties it was last initialised with, so files written
+   * at once built their other columns' writers with whichever file started last (its allocator, its dictionary
+   * settings: a file's dictionary hints could be read from another's).
+   */
+  private ValuesWriterFactory defaults;
   private ParquetProperties props;
 
   @Override
   public void initialize(ParquetProperties properties) {
     this.props = properties;
+    defaults = properties.getWriterVersion() == ParquetProperties.WriterVersion.PARQUET_1_0
+        ? new DefaultV1ValuesWriterFactory() : new DefaultV2ValuesWriterFactory();
     defaults.initialize(properties);
   }
 
