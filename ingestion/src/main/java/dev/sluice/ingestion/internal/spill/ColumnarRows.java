@@ -73,22 +73,23 @@ final class ColumnarRows extends AbstractList<Row> implements BatchRows, RandomA
       return false;
     }
     checkLive();
-    if (kept == null) {
-      for (int row = 0; row < size; row++) {
-        if (!f.isNull(row)) {
-          visitor.visit(row, f.micros(row));
-        }
-      }
-    } else {
-      int at = 0;
-      for (int row = kept.nextSetBit(0); row >= 0; row = kept.nextSetBit(row + 1), at++) {
-        if (!f.isNull(row)) {
-          visitor.visit(at, f.micros(row));
-        }
+    for (int row = firstRow(kept), at = 0; row >= 0; row = nextRow(kept, row), at++) {
+      if (!f.isNull(row)) {
+        visitor.visit(at, f.micros(row));
       }
     }
     checkLive();
     return true;
+  }
+
+  /** Where a walk over the rows set in {@code kept} (all when null) starts; -1 when there are none. */
+  private int firstRow(java.util.BitSet kept) {
+    return kept != null ? kept.nextSetBit(0) : size > 0 ? 0 : -1;
+  }
+
+  /** The walk's row after {@code row}, or -1. */
+  private int nextRow(java.util.BitSet kept, int row) {
+    return kept != null ? kept.nextSetBit(row + 1) : row + 1 < size ? row + 1 : -1;
   }
 
   @Override
@@ -103,9 +104,7 @@ final class ColumnarRows extends AbstractList<Row> implements BatchRows, RandomA
       checked[i] = columns[wanted[i]];
     }
     checkLive();
-    int at = 0;
-    for (int row = kept == null ? 0 : kept.nextSetBit(0); row >= 0 && row < size;
-        row = kept == null ? row + 1 : kept.nextSetBit(row + 1), at++) {
+    for (int row = firstRow(kept), at = 0; row >= 0; row = nextRow(kept, row), at++) {
       for (ColumnVector c : checked) {
         if (c.isNull(row)) {
           visitor.accept(at);

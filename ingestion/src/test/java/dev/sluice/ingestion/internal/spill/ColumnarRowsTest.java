@@ -235,33 +235,48 @@ class ColumnarRowsTest {
     return out;
   }
 
-  @Test
-  void aTimestampPassVisitsTheSameValuesHowEverTheRowsAreHeld() {
+  /** Rows 0..n-1 with null timestamps every ninth row. */
+  private static List<Row> rowsWithNullTimes(int n) {
     List<Row> rows = new ArrayList<>();
-    for (int i = 0; i < 5_000; i++) {
+    for (int i = 0; i < n; i++) {
       rows.add(withNullTimes(i));
     }
+    return rows;
+  }
+
+  private static Batch built(List<Row> rows) {
     Batch.Builder builder = Batch.builder(SCHEMA, BUDGET);
     builder.addAll(rows);
-    Batch columnar = builder.build();
+    return builder.build();
+  }
+
+  /** Every {@code step}-th position from {@code first}. */
+  private static BitSet every(int step, int first, int size) {
+    BitSet kept = new BitSet();
+    for (int i = first; i < size; i += step) {
+      kept.set(i);
+    }
+    return kept;
+  }
+
+  private static List<Row> keptOf(List<Row> rows, BitSet kept) {
+    List<Row> out = new ArrayList<>();
+    kept.stream().forEach(i -> out.add(rows.get(i)));
+    return out;
+  }
+
+  @Test
+  void aTimestampPassVisitsTheSameValuesHowEverTheRowsAreHeld() {
+    List<Row> rows = rowsWithNullTimes(5_000);
+    Batch columnar = built(rows);
     assertThat(columnar.rows()).isInstanceOf(ColumnarRows.class);
     assertThat(visitedTimes(columnar)).isEqualTo(expectedTimes(rows));
 
-    BitSet kept = new BitSet();
-    for (int i = 0; i < rows.size(); i += 3) {
-      kept.set(i);
-    }
-    List<Row> keptRows = new ArrayList<>();
-    kept.stream().forEach(i -> keptRows.add(rows.get(i)));
-    assertThat(visitedTimes(columnar.keep(kept))).isEqualTo(expectedTimes(keptRows));
+    BitSet kept = every(3, 0, rows.size());
+    assertThat(visitedTimes(columnar.keep(kept))).isEqualTo(expectedTimes(keptOf(rows, kept)));
 
-    List<Row> many = new ArrayList<>();
-    for (int i = 0; i < 40_000; i++) {
-      many.add(withNullTimes(i));
-    }
-    Batch.Builder spilling = Batch.builder(SCHEMA, BUDGET);
-    spilling.addAll(many);
-    Batch spilled = spilling.build();
+    List<Row> many = rowsWithNullTimes(40_000);
+    Batch spilled = built(many);
     assertThat(spilled.spilled()).isTrue();
     assertThat(visitedTimes(spilled)).isEqualTo(expectedTimes(many));
 
@@ -276,23 +291,13 @@ class ColumnarRowsTest {
   @Test
   void rowsWithANullInSomeColumnsAreFoundHowEverTheRowsAreHeld() {
     int[] columns = {1, 3}; // name (null every 11th row), at (null every 9th)
-    List<Row> rows = new ArrayList<>();
-    for (int i = 0; i < 5_000; i++) {
-      rows.add(withNullTimes(i));
-    }
-    Batch.Builder builder = Batch.builder(SCHEMA, BUDGET);
-    builder.addAll(rows);
-    Batch columnar = builder.build();
+    List<Row> rows = rowsWithNullTimes(5_000);
+    Batch columnar = built(rows);
     assertThat(columnar.rows()).isInstanceOf(ColumnarRows.class);
     assertThat(rowsWithNull(columnar, columns)).isEqualTo(expectedWithNull(rows, columns));
 
-    BitSet kept = new BitSet();
-    for (int i = 1; i < rows.size(); i += 2) {
-      kept.set(i);
-    }
-    List<Row> keptRows = new ArrayList<>();
-    kept.stream().forEach(i -> keptRows.add(rows.get(i)));
-    assertThat(rowsWithNull(columnar.keep(kept), columns)).isEqualTo(expectedWithNull(keptRows, columns));
+    BitSet kept = every(2, 1, rows.size());
+    assertThat(rowsWithNull(columnar.keep(kept), columns)).isEqualTo(expectedWithNull(keptOf(rows, kept), columns));
 
     Batch listed = new Batch(SCHEMA, rows.subList(0, 100));
     assertThat(rowsWithNull(listed, columns)).isEqualTo(expectedWithNull(rows.subList(0, 100), columns))
