@@ -224,6 +224,73 @@ final class BytesMap {
     deleteSlot(slot);
   }
 
+  /**
+   * Removes every entry whose slot {@code test} accepts, calling {@code removing} with the slot just before it goes;
+   * returns how many went. Neither may change the map. One pass empties the slots, a second moves each entry left
+   * behind to the first empty slot of its probe run: an eviction removing most of a map's entries one at a time
+   * shifted the rest of each probe run back once per removal (a deduplication's evictions were ~9 % of silver's
+   * query thread).
+   */
+  long removeIf(java.util.function.IntPredicate test, java.util.function.IntConsumer removing) {
+    int capacity = keys.length;
+    // No probe run crosses a slot that is empty before the first pass, so the second starts after one.
+    int start = emptySlot();
+    long removed = 0;
+    for (int n = 1; n < capacity; n++) {
+      int slot = (start + n) & mask;
+      if (hashes[slot] != 0 && test.test(slot)) {
+        removing.accept(slot);
+        clearSlot(slot);
+        size--;
+        removed++;
+      }
+    }
+    if (removed > 0) {
+      closeGaps(start);
+    }
+    return removed;
+  }
+
+  /**
+   * Moves each entry to the first empty slot from its home, in slot order from after {@code start} (empty before the
+   * removals): every slot an entry's probe passes was filled before it and stays filled.
+   */
+  private void closeGaps(int start) {
+    for (int n = 1; n < keys.length; n++) {
+      int slot = (start + n) & mask;
+      int hash = hashes[slot];
+      if (hash == 0) {
+        continue;
+      }
+      int to = home(hash);
+      while (to != slot && hashes[to] != 0) {
+        to = (to + 1) & mask;
+      }
+      if (to != slot) {
+        keys[to] = keys[slot];
+        if (longs != null) {
+          longs[to] = longs[slot];
+        } else {
+          values[to] = values[slot];
+        }
+        hashes[to] = hash;
+        tags[to] = tags[slot];
+        clearSlot(slot);
+      }
+    }
+  }
+
+  private void clearSlot(int slot) {
+    keys[slot] = null;
+    if (longs != null) {
+      longs[slot] = 0;
+    } else {
+      values[slot] = null;
+    }
+    hashes[slot] = 0;
+    tags[slot] = 0;
+  }
+
   /** An empty slot (the map is never full): a scan of every slot that starts after it sees each entry once. */
   int emptySlot() {
     int slot = 0;
@@ -350,14 +417,7 @@ final class BytesMap {
       }
       next = (next + 1) & mask;
     }
-    keys[hole] = null;
-    if (longs != null) {
-      longs[hole] = 0;
-    } else {
-      values[hole] = null;
-    }
-    hashes[hole] = 0;
-    tags[hole] = 0;
+    clearSlot(hole);
     size--;
   }
 

@@ -175,6 +175,12 @@ final class InMemoryStateStore implements StateStore {
   }
 
   private void removeAt(int slot) {
+    logRemoval(slot);
+    map.removeAt(slot);
+  }
+
+  /** Logs that the entry in {@code slot} goes (the map still holds it). */
+  private void logRemoval(int slot) {
     int tag = map.tagAt(slot);
     if (tag != 0) {
       log.setAfter(tag, StateChangeLog.REMOVED);
@@ -183,7 +189,6 @@ final class InMemoryStateStore implements StateStore {
     } else {
       log.add(map.keyAt(slot), map.hashAt(slot), map.valueAt(slot), StateChangeLog.REMOVED);
     }
-    map.removeAt(slot);
   }
 
   /** The entries as of this call: later changes in the batch don't change what it returns. */
@@ -213,24 +218,11 @@ final class InMemoryStateStore implements StateStore {
     };
   }
 
-  /** Decodes only the values; one pass over the slots, removing in place. */
+  /** Decodes only the values; one pass over the slots ({@link BytesMap#removeIf}). */
   @Override
   public long removeWhere(Predicate<Row> test) {
     checkOpen();
-    int capacity = map.capacity();
-    int start = map.emptySlot();
-    long removed = 0;
-    for (int n = 1; n < capacity; ) {
-      int slot = (start + n) & (capacity - 1);
-      byte[] value = map.valueAt(slot);
-      if (map.keyAt(slot) != null && test.test(codec.decodeValue(value))) {
-        removeAt(slot);
-        removed++;
-        continue; // a later entry of the probe run may have moved into this slot
-      }
-      n++;
-    }
-    return removed;
+    return map.removeIf(slot -> test.test(codec.decodeValue(map.valueAt(slot))), this::logRemoval);
   }
 
   /**
@@ -244,26 +236,18 @@ final class InMemoryStateStore implements StateStore {
       return StateStore.super.removeUpTo(index, upToMicros, removed);
     }
     checkOpen();
-    int capacity = map.capacity();
-    int start = map.emptySlot();
-    long count = 0;
-    long lowest = Long.MAX_VALUE;
     boolean longs = map.hasLongValues();
-    for (int n = 1; n < capacity; ) {
-      int slot = (start + n) & (capacity - 1);
-      if (map.keyAt(slot) != null) {
-        // Values held as longs are the time itself (one non-null LONG column): no value array to follow.
-        long time = longs ? map.longAt(slot) : codec.firstValueLong(map.valueAt(slot));
-        if (time <= upToMicros) {
-          removeAt(slot);
-          count++;
-          continue; // a later entry of the probe run may have moved into this slot
-        }
-        lowest = Math.min(lowest, time);
+    long[] lowest = {Long.MAX_VALUE};
+    long count = map.removeIf(slot -> {
+      // Values held as longs are the time itself (one non-null LONG column): no value array to follow.
+      long time = longs ? map.longAt(slot) : codec.firstValueLong(map.valueAt(slot));
+      if (time <= upToMicros) {
+        return true;
       }
-      n++;
-    }
-    return new Eviction(count, lowest);
+      lowest[0] = Math.min(lowest[0], time);
+      return false;
+    }, this::logRemoval);
+    return new Eviction(count, lowest[0]);
   }
 
   @Override

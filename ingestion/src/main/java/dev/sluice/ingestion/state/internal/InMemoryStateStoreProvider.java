@@ -217,10 +217,12 @@ public final class InMemoryStateStoreProvider implements StateStoreProvider {
     deleteAbandonedFiles(version);
     StateFileFormat.Writer delta = files.newDelta();
     long records = 0;
+    long bytesChange = 0;
     for (int i = 0; i < log.size(); i++) {
       if (log.isNoOp(i)) {
         continue;
       }
+      bytesChange += log.bytesChange(i);
       if (log.afterIsLong(i)) {
         delta.putEncodedLong(log.key(i), log.afterLong(i));
       } else if (log.after(i) == StateChangeLog.REMOVED) {
@@ -233,7 +235,7 @@ public final class InMemoryStateStoreProvider implements StateStoreProvider {
     files.write(StateFileNames.delta(version), delta.finish());
     log.clearTags(cached);
     cachedVersion = version;
-    cachedBytes += log.bytesChange();
+    cachedBytes += bytesChange;
     recordsSinceSnapshot += records;
     if (SnapshotPolicy.snapshotDue(version, snapshotInterval, recordsSinceSnapshot, cached.size())) {
       writeSnapshot(version);

@@ -26,8 +26,6 @@ final class StateChangeLog {
   private long[] beforeLongs = new long[16];
   private long[] afterLongs = new long[16];
   private int size;
-  /** What {@link #bytesChange} returns, kept as entries come and change (their keys are at hand then). */
-  private long bytesChange;
 
   int size() {
     return size;
@@ -48,12 +46,6 @@ final class StateChangeLog {
     hashes[size] = hash;
     before[size] = valueBefore;
     after[size] = valueAfter;
-    if (valueBefore != null && valueBefore != LONG) {
-      bytesChange -= key.length + valueBefore.length;
-    }
-    if (valueAfter != REMOVED && valueAfter != LONG) {
-      bytesChange += key.length + valueAfter.length;
-    }
     return ++size;
   }
 
@@ -61,7 +53,6 @@ final class StateChangeLog {
   int addLong(byte[] key, int hash, long valueAfter) {
     int tag = add(key, hash, null, LONG);
     afterLongs[tag - 1] = valueAfter;
-    bytesChange += key.length + LongValues.encodedLength(valueAfter);
     return tag;
   }
 
@@ -69,15 +60,11 @@ final class StateChangeLog {
   int addRemovedLong(byte[] key, int hash, long valueBefore) {
     int tag = add(key, hash, LONG, REMOVED);
     beforeLongs[tag - 1] = valueBefore;
-    bytesChange -= key.length + LongValues.encodedLength(valueBefore);
     return tag;
   }
 
   void setAfter(int tag, byte[] value) {
-    int i = tag - 1;
-    bytesChange -= afterBytes(i);
-    after[i] = value;
-    bytesChange += afterBytes(i);
+    after[tag - 1] = value;
   }
 
   /** The bytes entry {@code i}'s key and value now take in the map (none once removed). */
@@ -142,9 +129,21 @@ final class StateChangeLog {
     return n;
   }
 
-  /** The change of the encoded bytes of the map's entries (keys and values) the batch made. */
-  long bytesChange() {
-    return bytesChange;
+  /**
+   * The change of the encoded bytes of the map's entries (keys and values) entry {@code i} made. Asked by the commit
+   * as it writes the entry, not kept as entries come: an eviction logs keys it never read, and their lengths were a
+   * cache miss each on the query thread (most of an eviction's time) where the commit reads the keys anyway.
+   */
+  long bytesChange(int i) {
+    return afterBytes(i) - beforeBytes(i);
+  }
+
+  /** The bytes entry {@code i}'s key and value took in the map before the batch (none if absent). */
+  private long beforeBytes(int i) {
+    if (before[i] == null) {
+      return 0;
+    }
+    return keys[i].length + (before[i] == LONG ? LongValues.encodedLength(beforeLongs[i]) : before[i].length);
   }
 
   /** Puts the map back as it was before the batch and clears its tags. */

@@ -71,6 +71,47 @@ class BytesMapTest {
     assertThat(seen).isEqualTo(oracle.size());
   }
 
+  /**
+   * Removing many entries at once leaves every other one where a lookup finds it, with its value and tag, in maps
+   * filled to just below their growth point (long probe runs, some wrapping past the last slot).
+   */
+  @Test
+  void removeIfKeepsEveryOtherEntryFindable() {
+    for (int seed = 0; seed < 40; seed++) {
+      SplittableRandom random = new SplittableRandom(seed);
+      BytesMap map = seed % 2 == 0 ? new BytesMap() : BytesMap.withLongValues();
+      Map<String, Long> oracle = new HashMap<>();
+      while (map.size() + 1 < map.capacity() * 3 / 4 || map.size() < 1_000) {
+        String k = "k" + random.nextLong();
+        long v = random.nextLong(1, 1_000);
+        map.put(bytes(k), LongValues.encode(v));
+        oracle.put(k, v);
+        map.setTag(map.slotOf(bytes(k), 0, bytes(k).length, BytesMap.hash(bytes(k))), (int) v);
+      }
+      long limit = new long[] {1, 100, 500, 950, 1_000}[seed % 5];
+      Map<String, Long> removed = new HashMap<>();
+      long count = map.removeIf(slot -> LongValues.decode(map.valueAt(slot)) < limit,
+          slot -> removed.put(text(map.keyAt(slot)), LongValues.decode(map.valueAt(slot))));
+
+      Map<String, Long> expectedRemoved = new HashMap<>(oracle);
+      expectedRemoved.values().removeIf(v -> v >= limit);
+      assertThat(removed).as("seed %d", seed).isEqualTo(expectedRemoved);
+      assertThat(count).isEqualTo(expectedRemoved.size());
+      assertThat(map.size()).isEqualTo(oracle.size() - expectedRemoved.size());
+      oracle.forEach((k, v) -> {
+        byte[] key = bytes(k);
+        int slot = map.slotOf(key, 0, key.length, BytesMap.hash(key));
+        if (v < limit) {
+          assertThat(slot).as("removed %s", k).isNegative();
+        } else {
+          assertThat(slot).as("kept %s", k).isNotNegative();
+          assertThat(LongValues.decode(map.valueAt(slot))).isEqualTo(v);
+          assertThat(map.tagAt(slot)).isEqualTo((int) (long) v);
+        }
+      });
+    }
+  }
+
   @Test
   void looksUpASliceOfALargerBufferAndCopiesAreIndependent() {
     BytesMap map = new BytesMap();
