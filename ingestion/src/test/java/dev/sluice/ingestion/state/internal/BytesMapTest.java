@@ -112,6 +112,32 @@ class BytesMapTest {
     }
   }
 
+  /** A test that throws part way leaves the entries it removed removed and every other one findable. */
+  @Test
+  void removeIfThatThrowsLeavesTheRestFindable() {
+    BytesMap map = new BytesMap();
+    Map<String, String> oracle = new HashMap<>();
+    for (int i = 0; map.size() + 1 < map.capacity() * 3 / 4 || map.size() < 1_000; i++) {
+      map.put(bytes("k" + i), bytes("v" + i));
+      oracle.put("k" + i, "v" + i);
+    }
+    int[] seen = {0};
+    java.util.Set<String> removed = new java.util.HashSet<>();
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> map.removeIf(slot -> {
+      if (++seen[0] == 700) {
+        throw new IllegalStateException("test failed");
+      }
+      return seen[0] % 3 != 0;
+    }, slot -> removed.add(text(map.keyAt(slot))))).hasMessage("test failed");
+
+    assertThat(removed).isNotEmpty();
+    assertThat(map.size()).isEqualTo(oracle.size() - removed.size());
+    oracle.forEach((k, v) -> {
+      byte[] value = map.get(bytes(k));
+      assertThat(value == null ? null : text(value)).as(k).isEqualTo(removed.contains(k) ? null : v);
+    });
+  }
+
   @Test
   void looksUpASliceOfALargerBufferAndCopiesAreIndependent() {
     BytesMap map = new BytesMap();
