@@ -62,10 +62,7 @@ final class BronzeWriter implements BatchFunction {
       for (int p = quarantined.nextSetBit(0); p >= 0; p = quarantined.nextSetBit(p + 1)) {
         bad.add(batch.rows().get(p));
       }
-      BitSet kept = new BitSet(batch.size());
-      kept.set(0, batch.size());
-      kept.andNot(quarantined);
-      goodRows = batch.keep(kept); // a view: the shaped rows are the only ones collected
+      goodRows = batch.without(quarantined); // a view: the shaped rows are the only ones collected
     }
     List<Row> good = goodRows.rows();
     long deduplicated = context.metrics().getOrDefault(RowLedger.DEDUPLICATED, 0L);

@@ -143,6 +143,14 @@ public record Batch(StructType schema, List<Row> rows) {
     return new Batch(schema, KeptRows.of(rows, kept));
   }
 
+  /** The rows at the positions not set in {@code dropped}, in order: a view, as {@link #keep} makes. */
+  public Batch without(BitSet dropped) {
+    BitSet kept = new BitSet(size());
+    kept.set(0, size());
+    kept.andNot(dropped);
+    return keep(kept);
+  }
+
   /**
    * This batch's rows each turned into one row of {@code schema} as they are read, without collecting them: a view
    * that applies {@code mapper} again on every pass (so it must depend on the row and its position only).

@@ -60,11 +60,8 @@ final class FutureEventTimeStep implements BatchTransformer {
     for (int i = future.nextSetBit(0); i >= 0; i = future.nextSetBit(i + 1)) {
       quarantined.add(QuarantineRows.of(batch.rows().get(i), REASON, context.batchId(), quarantineSchema));
     }
-    BitSet kept = new BitSet(batch.size());
-    kept.set(0, batch.size());
-    kept.andNot(future);
     context.count(RowLedger.QUARANTINED, quarantined.size());
     states.of(context.batchId()).quarantined.addAll(quarantined);
-    return batch.keep(kept);
+    return batch.without(future);
   }
 }

@@ -52,10 +52,7 @@ final class NullKeyStep implements BatchTransformer {
     if (quarantined.isEmpty()) {
       return batch;
     }
-    BitSet kept = new BitSet(batch.size());
-    kept.set(0, batch.size());
-    kept.andNot(withNull);
-    return batch.keep(kept);
+    return batch.without(withNull);
   }
 
   /** Why a row with a null key or sequence is quarantined (its whole row: positions are the batch's). */

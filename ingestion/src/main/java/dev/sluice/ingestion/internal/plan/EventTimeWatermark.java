@@ -154,8 +154,6 @@ public final class EventTimeWatermark implements Transform {
     return out;
   }
 
-  /** Epoch milliseconds, saturated: an instant too far out for a long is simply beyond any limit. */
-
   public String columnName() {
     return columnName;
   }
