@@ -79,9 +79,12 @@ public final class Snapshot {
    * the iterator.
    */
   public CloseableIterator<Row> rowsOf(DataFile file) {
-    AddFile add = new AddFile(file.logPath(), file.partitionValues(), file.size(), file.modificationTime(), true,
-        file.statsJson(), null, file.deletionVectorJson());
-    return context.readRows(state, add, state.schema());
+    return rowsOf(file, state.schema());
+  }
+
+  /** {@link #rowsOf(DataFile)} with only the columns of {@code columns} (some of this snapshot's schema's fields). */
+  public CloseableIterator<Row> rowsOf(DataFile file, StructType columns) {
+    return context.readRows(state, addOf(file), columns);
   }
 
   /**
@@ -91,9 +94,20 @@ public final class Snapshot {
    * another form): read {@link #rowsOf} then.
    */
   public java.util.Optional<CloseableIterator<DecodedRows>> decodedRowsOf(DataFile file) {
-    AddFile add = new AddFile(file.logPath(), file.partitionValues(), file.size(), file.modificationTime(), true,
+    return decodedRowsOf(file, state.schema());
+  }
+
+  /**
+   * {@link #decodedRowsOf(DataFile)} with only the columns of {@code columns} (some of this snapshot's schema's
+   * fields): the other columns' pages are not decoded.
+   */
+  public java.util.Optional<CloseableIterator<DecodedRows>> decodedRowsOf(DataFile file, StructType columns) {
+    return context.readDecoded(state, addOf(file), columns);
+  }
+
+  private static AddFile addOf(DataFile file) {
+    return new AddFile(file.logPath(), file.partitionValues(), file.size(), file.modificationTime(), true,
         file.statsJson(), null, file.deletionVectorJson());
-    return context.readDecoded(state, add, state.schema());
   }
 
   /** Total rows, when every file has stats with {@code numRecords}. */

@@ -68,10 +68,14 @@ public final class GoldQuery {
     Table gold = session.table(goldUri);
     // Update and complete mode read a batch once (the sink counts the ledger as it aggregates): silver's snapshot
     // is decoded from its files in that pass, never copied. Append mode's plan is the engine's.
-    StreamFrame changes = session.readStream().format("delta")
-        .option("rereadFiles", Boolean.toString(aggregate.outputMode() != AggregateOutputMode.APPEND))
-        .options(pipeline.source().options()).option("readChangeFeed", "true").load(silverUri);
     boolean append = aggregate.outputMode() == AggregateOutputMode.APPEND;
+    var reader = session.readStream().format("delta").option("rereadFiles", Boolean.toString(!append));
+    if (!append && silver.exists()) {
+      // Append mode writes late change rows whole to their table; the other modes only aggregate them.
+      ReadColumns.of(pipeline, aggregate, silver.latestSnapshot().schema().fieldNames())
+          .ifPresent(columns -> reader.option("columns", columns));
+    }
+    StreamFrame changes = reader.options(pipeline.source().options()).option("readChangeFeed", "true").load(silverUri);
     SnapshotRows snapshot = append ? null : new SnapshotRows(silver, gold,
         aggregate.outputMode() == AggregateOutputMode.COMPLETE, pruneColumn(), windowMicros(true),
         windowMicros(false), dimensions());

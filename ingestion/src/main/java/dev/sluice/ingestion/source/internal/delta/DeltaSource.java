@@ -50,6 +50,8 @@ final class DeltaSource implements Source {
   private final Snapshot schemaSnapshot;
   private final String tableId;
   private final StructType schema;
+  /** The table columns read: all of them, or those of the {@code columns} option, in table order. */
+  private final StructType dataSchema;
   /** Whether the table's columns can be read decoded column by column ({@link DecodedRows#supports}). */
   private final boolean decodable;
   private final String description;
@@ -67,12 +69,26 @@ final class DeltaSource implements Source {
         schemaSnapshot.properties().get("delta.enableChangeDataFeed"))) {
       throw DeltaSourceErrors.changeFeedDisabled(description);
     }
+    this.dataSchema = options.columns().map(c -> columnsOf(schemaSnapshot.schema(), c)).orElse(schemaSnapshot.schema());
     this.schema = options.readChangeFeed()
-        ? schemaSnapshot.schema().add(CHANGE_TYPE, PrimitiveType.STRING)
+        ? dataSchema.add(CHANGE_TYPE, PrimitiveType.STRING)
             .add(ChangeFeed.COMMIT_VERSION, PrimitiveType.LONG).add(ChangeFeed.COMMIT_TIMESTAMP, PrimitiveType.TIMESTAMP)
-        : schemaSnapshot.schema();
-    this.decodable = schemaSnapshot.schema().fields().stream().allMatch(f -> DecodedRows.supports(f.type()));
+        : dataSchema;
+    this.decodable = dataSchema.fields().stream().allMatch(f -> DecodedRows.supports(f.type()));
     this.commits = new TableCommits(table, schemaSnapshot, description);
+  }
+
+  /** The fields of {@code table} named in {@code names} (case-insensitively), in table order. */
+  private StructType columnsOf(StructType table, List<String> names) {
+    java.util.Set<String> wanted = new java.util.HashSet<>();
+    for (String name : names) {
+      if (table.fields().stream().noneMatch(f -> f.name().equalsIgnoreCase(name))) {
+        throw DeltaSourceErrors.unknownColumn(description, name, table.fieldNames());
+      }
+      wanted.add(name.toLowerCase(java.util.Locale.ROOT));
+    }
+    return new StructType(table.fields().stream()
+        .filter(f -> wanted.contains(f.name().toLowerCase(java.util.Locale.ROOT))).toList());
   }
 
   @Override
@@ -319,7 +335,7 @@ final class DeltaSource implements Source {
    */
   private void readDecoded(List<DataFile> files, Batch.Builder out) {
     for (DataFile file : files) {
-      Optional<CloseableIterator<DecodedRows>> runs = schemaSnapshot.decodedRowsOf(file);
+      Optional<CloseableIterator<DecodedRows>> runs = schemaSnapshot.decodedRowsOf(file, dataSchema);
       if (runs.isPresent()) {
         try (CloseableIterator<DecodedRows> it = runs.get()) {
           while (it.hasNext()) {
@@ -327,7 +343,7 @@ final class DeltaSource implements Source {
           }
         }
       } else {
-        try (CloseableIterator<Row> it = schemaSnapshot.rowsOf(file)) {
+        try (CloseableIterator<Row> it = schemaSnapshot.rowsOf(file, dataSchema)) {
           while (it.hasNext()) {
             out.add(it.next());
           }
@@ -425,12 +441,12 @@ final class DeltaSource implements Source {
           return false;
         }
         DataFile file = files.next();
-        Optional<CloseableIterator<DecodedRows>> decoded = decodable ? schemaSnapshot.decodedRowsOf(file)
+        Optional<CloseableIterator<DecodedRows>> decoded = decodable ? schemaSnapshot.decodedRowsOf(file, dataSchema)
             : Optional.empty();
         if (decoded.isPresent()) {
           runs = decoded.get();
         } else {
-          current = schemaSnapshot.rowsOf(file);
+          current = schemaSnapshot.rowsOf(file, dataSchema);
         }
       }
     }

@@ -24,6 +24,11 @@ final class DeltaSourceErrors {
         + expected + ".");
   }
 
+  static IllegalArgumentException unknownColumn(String description, String column, List<String> columns) {
+    return new IllegalArgumentException("Option " + DeltaSourceOptions.COLUMNS + " of " + description + " names '"
+        + column + "', which is not a column of the table; its columns are " + columns + ".");
+  }
+
   static IllegalArgumentException twoStartingPoints() {
     return new IllegalArgumentException("Options " + DeltaSourceOptions.STARTING_VERSION + " and "
         + DeltaSourceOptions.STARTING_TIMESTAMP + " of the delta source contradict each other: give at most one.");

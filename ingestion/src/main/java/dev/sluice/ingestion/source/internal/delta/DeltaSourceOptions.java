@@ -5,8 +5,11 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -26,11 +29,14 @@ import java.util.Set;
  *       its rows from the table's files again (for a plan that reads its batch once, as gold's update mode does:
  *       one decode instead of a copy written and read back). Needs record counts in the files' stats, else the
  *       rows are copied as usual.
+ *   <li>{@code columns} (default: all): the table columns to read, comma-separated; the stream's rows hold only
+ *       these, in table order (then the change feed's columns). The other columns' pages are never decoded, and a
+ *       step that names one fails when the query starts, as with any unknown column.
  * </ul>
  * Without a starting option the query first reads the table's snapshot, then the commits after it.
  */
 record DeltaSourceOptions(Start start, long maxFilesPerTrigger, long maxBytesPerTrigger, boolean skipChangeCommits,
-    boolean readChangeFeed, boolean rereadFiles) {
+    boolean readChangeFeed, boolean rereadFiles, Optional<List<String>> columns) {
   static final String STARTING_VERSION = "startingVersion";
   static final String STARTING_TIMESTAMP = "startingTimestamp";
   static final String MAX_FILES = "maxFilesPerTrigger";
@@ -38,13 +44,14 @@ record DeltaSourceOptions(Start start, long maxFilesPerTrigger, long maxBytesPer
   static final String SKIP_CHANGE_COMMITS = "skipChangeCommits";
   static final String READ_CHANGE_FEED = "readChangeFeed";
   static final String REREAD_FILES = "rereadFiles";
+  static final String COLUMNS = "columns";
   static final long DEFAULT_MAX_FILES = 1000;
 
   /** Accepted keys, lower case (the provider's contract). */
   static final Set<String> KEYS = Set.of(STARTING_VERSION.toLowerCase(Locale.ROOT),
       STARTING_TIMESTAMP.toLowerCase(Locale.ROOT), MAX_FILES.toLowerCase(Locale.ROOT),
       MAX_BYTES.toLowerCase(Locale.ROOT), SKIP_CHANGE_COMMITS.toLowerCase(Locale.ROOT),
-      READ_CHANGE_FEED.toLowerCase(Locale.ROOT), REREAD_FILES.toLowerCase(Locale.ROOT));
+      READ_CHANGE_FEED.toLowerCase(Locale.ROOT), REREAD_FILES.toLowerCase(Locale.ROOT), COLUMNS);
 
   /** Spark options that this source deliberately does not offer. */
   private static final Set<String> SPARK_ONLY = Set.of("ignoredeletes", "ignorechanges");
@@ -75,6 +82,7 @@ record DeltaSourceOptions(Start start, long maxFilesPerTrigger, long maxBytesPer
     boolean skip = false;
     boolean cdf = false;
     boolean reread = false;
+    Optional<List<String>> columns = Optional.empty();
     for (Map.Entry<String, String> e : raw.entrySet()) {
       String key = e.getKey().toLowerCase(Locale.ROOT);
       String value = e.getValue() == null ? "" : e.getValue().trim();
@@ -94,6 +102,8 @@ record DeltaSourceOptions(Start start, long maxFilesPerTrigger, long maxBytesPer
         cdf = parseBoolean(READ_CHANGE_FEED, value);
       } else if (key.equals(REREAD_FILES.toLowerCase(Locale.ROOT))) {
         reread = parseBoolean(REREAD_FILES, value);
+      } else if (key.equals(COLUMNS)) {
+        columns = Optional.of(parseColumns(value));
       } else {
         throw DeltaSourceErrors.unknownOption(e.getKey(), KEYS);
       }
@@ -104,7 +114,18 @@ record DeltaSourceOptions(Start start, long maxFilesPerTrigger, long maxBytesPer
     if (skip && cdf) {
       throw DeltaSourceErrors.skipWithChangeFeed();
     }
-    return new DeltaSourceOptions(startOf(start, timestamp), maxFiles, maxBytes, skip, cdf, reread);
+    return new DeltaSourceOptions(startOf(start, timestamp), maxFiles, maxBytes, skip, cdf, reread, columns);
+  }
+
+  private static List<String> parseColumns(String value) {
+    List<String> names = new ArrayList<>();
+    for (String name : value.split(",")) {
+      if (name.isBlank()) {
+        throw DeltaSourceErrors.badValue(COLUMNS, value, "the table columns to read, comma-separated (customer_id,amount)");
+      }
+      names.add(name.trim());
+    }
+    return List.copyOf(names);
   }
 
   private static Start startOf(String version, String timestamp) {

@@ -116,6 +116,57 @@ class DeltaSourceChangesTest {
     assertThat(changes.get(0).batch().rows().get(0).get(4)).isInstanceOf(Instant.class);
   }
 
+  /** The columns option reads only the named columns, in table order, from snapshot files and change rows alike. */
+  @Test
+  void theColumnsOptionReadsOnlyTheNamedColumnsOfSnapshotsAndChanges() {
+    t.table.create(DeltaSourceFixture.SCHEMA).enableChangeDataFeed().commit();
+    long v1 = t.append(0, 3);
+    for (Map<String, String> options : List.of(Map.of("readChangeFeed", "true", "columns", "NAME"),
+        Map.of("readChangeFeed", "true", "columns", "name", "rereadFiles", "true"))) {
+      Source source = t.source(options);
+      assertThat(source.schema().fieldNames()).as("%s", options)
+          .containsExactly("name", "_change_type", "_commit_version", "_commit_timestamp");
+      List<Planned> snapshot = drain(source, Optional.empty(), ReadLimit.ALL);
+      assertThat(snapshot.get(0).batch().rows()).as("%s", options).extracting(r -> r.get(0) + ":" + r.get(1))
+          .containsExactlyInAnyOrder("n0:insert", "n1:insert", "n2:insert");
+      assertThat(snapshot.get(0).batch().rows()).allSatisfy(r -> assertThat(r.size()).isEqualTo(4));
+      assertThat(snapshot.get(0).batch().rows().get(0).get(2)).isEqualTo(v1);
+    }
+    Source source = t.source(Map.of("readChangeFeed", "true", "columns", "name"));
+    SourceOffset afterSnapshot = endOf(drain(source, Optional.empty(), ReadLimit.ALL));
+    long merge = t.table.newMerge().source(DeltaSourceFixture.SCHEMA, List.of(Row.of(1L, "changed"), Row.of(7L, "n7")))
+        .on("id").whenMatchedUpdate().whenNotMatchedInsert().commit().version();
+
+    List<Planned> changes = drain(source, Optional.of(afterSnapshot), ReadLimit.ALL);
+    assertThat(changes.stream().flatMap(p -> p.batch().rows().stream())
+        .map(r -> r.get(2) + ":" + r.get(0) + ":" + r.get(1)).sorted().toList())
+        .containsExactly(merge + ":changed:update_postimage", merge + ":n1:update_preimage", merge + ":n7:insert");
+  }
+
+  @Test
+  void theColumnsOptionReadsOnlyTheNamedColumnsOfAppends() {
+    t.table.create(DeltaSourceFixture.SCHEMA).commit();
+    t.append(0, 2);
+    Source source = t.source(Map.of("columns", "id"));
+    SourceOffset afterSnapshot = endOf(drain(source, Optional.empty(), ReadLimit.ALL));
+    t.append(2, 4);
+
+    List<Planned> next = drain(source, Optional.of(afterSnapshot), ReadLimit.ALL);
+    assertThat(source.schema().fieldNames()).containsExactly("id");
+    assertThat(next.stream().flatMap(p -> p.batch().rows().stream()).map(Row::toArray).toList())
+        .containsExactly(new Object[] {2L}, new Object[] {3L});
+  }
+
+  @Test
+  void theColumnsOptionNamingNoColumnOfTheTableFailsNamingIt() {
+    t.table.create(DeltaSourceFixture.SCHEMA).commit();
+    assertThatThrownBy(() -> t.source(Map.of("columns", "id,amount")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'amount'").hasMessageContaining("[id, name]");
+    assertThatThrownBy(() -> t.source(Map.of("columns", "id,,name")))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("columns");
+  }
+
   @Test
   void anInsertOnlyMergeWritesNoChangeFilesAndTheChangeFeedReadsItsAddsAsInserts() {
     t.table.create(DeltaSourceFixture.SCHEMA).enableChangeDataFeed().commit();

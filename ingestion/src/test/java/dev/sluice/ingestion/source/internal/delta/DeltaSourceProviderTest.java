@@ -26,7 +26,7 @@ class DeltaSourceProviderTest {
     assertThat(ServiceLoader.load(SourceProvider.class).stream().map(ServiceLoader.Provider::get)
         .filter(p -> p.formats().contains("delta")).findFirst()).get().isInstanceOf(DeltaSourceProvider.class);
     assertThat(new DeltaSourceProvider().options()).containsExactlyInAnyOrder("startingversion", "startingtimestamp",
-        "maxfilespertrigger", "maxbytespertrigger", "skipchangecommits", "readchangefeed", "rereadfiles");
+        "maxfilespertrigger", "maxbytespertrigger", "skipchangecommits", "readchangefeed", "rereadfiles", "columns");
   }
 
   @Test
@@ -34,22 +34,26 @@ class DeltaSourceProviderTest {
     DeltaSourceOptions o = DeltaSourceOptions.parse(Map.of("STARTINGVERSION", "3", "maxBytesPerTrigger", "64m",
         "maxfilespertrigger", "10", "SkipChangeCommits", "TRUE"));
 
-    assertThat(o).isEqualTo(new DeltaSourceOptions(new Start.AtVersion(3), 10, 64L << 20, true, false, false));
+    assertThat(o).isEqualTo(new DeltaSourceOptions(new Start.AtVersion(3), 10, 64L << 20, true, false, false,
+        java.util.Optional.empty()));
     assertThat(DeltaSourceOptions.parse(Map.of())).isEqualTo(
-        new DeltaSourceOptions(new Start.InitialSnapshot(), 1000, Long.MAX_VALUE, false, false, false));
+        new DeltaSourceOptions(new Start.InitialSnapshot(), 1000, Long.MAX_VALUE, false, false, false,
+            java.util.Optional.empty()));
     assertThat(DeltaSourceOptions.parse(Map.of("startingVersion", "latest")).start()).isEqualTo(new Start.Latest());
     assertThat(DeltaSourceOptions.parse(Map.of("startingTimestamp", "2026-11-30 10:00:00")).start())
         .isEqualTo(new Start.AtTimestamp(Instant.parse("2026-11-30T10:00:00Z")));
     assertThat(DeltaSourceOptions.parse(Map.of("startingTimestamp", "2026-11-30")).start())
         .isEqualTo(new Start.AtTimestamp(Instant.parse("2026-11-30T00:00:00Z")));
     assertThat(DeltaSourceOptions.parse(Map.of("maxBytesPerTrigger", "1g")).maxBytesPerTrigger()).isEqualTo(1L << 30);
+    assertThat(DeltaSourceOptions.parse(Map.of("Columns", " amount , customer_id")).columns())
+        .contains(java.util.List.of("amount", "customer_id"));
   }
 
   @Test
   void refusesUnknownContradictoryAndMalformedOptions() {
     assertThatThrownBy(() -> DeltaSourceOptions.parse(Map.of("startingOffsets", "earliest")))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("Unknown option 'startingOffsets' for the delta source. Accepted options: [maxbytespertrigger,"
+        .hasMessage("Unknown option 'startingOffsets' for the delta source. Accepted options: [columns, maxbytespertrigger,"
             + " maxfilespertrigger, readchangefeed, rereadfiles, skipchangecommits, startingtimestamp, startingversion]"
             + " (case-insensitive).");
     assertThatThrownBy(() -> DeltaSourceOptions.parse(Map.of("ignoreDeletes", "true")))
