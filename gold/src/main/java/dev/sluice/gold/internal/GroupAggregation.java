@@ -133,6 +133,38 @@ final class GroupAggregation {
     return out;
   }
 
+  /** Whether a row belongs to at most one group (no window, or a tumbling one): {@link #probe} then applies. */
+  boolean oneGroupPerRow() {
+    return timeColumn < 0 || sizeMicros == slideMicros;
+  }
+
+  /** A probe for {@link #probe}: one per pass, reused for every row. */
+  GroupId newProbe() {
+    return new GroupId(false, 0, new Object[groupColumns.length]);
+  }
+
+  /**
+   * Sets {@code probe} to the one group of {@code row} ({@link #oneGroupPerRow}), in place: no id, values array
+   * or list per row as {@link #groupIdsOf} makes them. False when the row has no group (a null event time).
+   */
+  boolean probe(Row row, GroupId probe) {
+    Object[] values = probe.values();
+    for (int i = 0; i < values.length; i++) {
+      values[i] = GroupId.canonical(row.get(groupColumns[i]));
+    }
+    if (timeColumn < 0) {
+      probe.set(false, 0, values);
+      return true;
+    }
+    Instant t = (Instant) row.get(timeColumn);
+    if (t == null) {
+      return false;
+    }
+    long micros = micros(t);
+    probe.set(true, micros - Math.floorMod(micros, slideMicros), values);
+    return true;
+  }
+
   /** The group of {@code id}, with its window instants and the values of the first row seen for it. */
   Group group(GroupId id, Row first) {
     Object[] values = new Object[groupColumns.length];

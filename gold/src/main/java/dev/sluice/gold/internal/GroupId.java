@@ -11,16 +11,30 @@ import java.util.Arrays;
  * text once, instead of once per row.
  */
 final class GroupId {
-  private final boolean windowed;
-  private final long windowStart;
-  private final Object[] values;
-  private final int hash;
+  private boolean windowed;
+  private long windowStart;
+  private Object[] values;
+  private int hash;
 
   GroupId(boolean windowed, long windowStart, Object[] values) {
+    set(windowed, windowStart, values);
+  }
+
+  /**
+   * Makes this id another group's, for a lookup that makes no id per row ({@link GroupAggregation#probe}): only a
+   * probe is ever changed, never an id a map holds as its key (which {@link #copy} makes).
+   */
+  GroupId set(boolean windowed, long windowStart, Object[] values) {
     this.windowed = windowed;
     this.windowStart = windowStart;
     this.values = values;
     this.hash = 31 * Long.hashCode(windowStart) + Arrays.deepHashCode(values);
+    return this;
+  }
+
+  /** An id equal to this one that keeps its values when this one is set again. */
+  GroupId copy() {
+    return new GroupId(windowed, windowStart, values.clone());
   }
 
   /** The value as the key text compares it: 1.50 and 1.5 are one group there. */
@@ -29,6 +43,11 @@ final class GroupId {
       return d.signum() == 0 ? BigDecimal.ZERO : d.stripTrailingZeros();
     }
     return v;
+  }
+
+  /** The group-by values (a probe's array, which {@link GroupAggregation#probe} fills). */
+  Object[] values() {
+    return values;
   }
 
   boolean windowed() {

@@ -41,20 +41,23 @@ final class StateAggregation {
     int changeType = batch.schema().indexOf(CHANGE_TYPE);
     // By group id: the key text (and the state lookup by it) is made once per group, not per row.
     Map<GroupId, Touched> touched = new HashMap<>();
+    boolean oneGroup = aggregation.oneGroupPerRow();
+    GroupId probe = aggregation.newProbe();
     for (Row r : batch.rows()) {
       changes.count(r);
       if ((Boolean) r.get(snapshot) != seed) {
         continue;
       }
       int sign = seed ? 1 : sign((String) r.get(changeType));
-      for (GroupId id : aggregation.groupIdsOf(r)) {
-        Touched t = touched.get(id);
-        if (t == null) {
-          t = load(store, aggregation.group(id, r));
-          touched.put(id, t);
+      if (oneGroup) {
+        // The common case (no window or a tumbling one) looks the group up with one probe for all rows.
+        if (aggregation.probe(r, probe)) {
+          add(touched, probe, r, sign, store, context);
         }
-        t.totals.rows += sign;
-        aggregation.add(t.totals.measures, r, sign, context);
+        continue;
+      }
+      for (GroupId id : aggregation.groupIdsOf(r)) {
+        add(touched, id, r, sign, store, context);
       }
     }
     Map<String, Row> rows = new LinkedHashMap<>();
@@ -74,6 +77,18 @@ final class StateAggregation {
       }
     }
     return new Result(rows, emptied);
+  }
+
+  /** Adds {@code r} with {@code sign} to the group of {@code id} (a probe is copied before it becomes a key). */
+  private void add(Map<GroupId, Touched> touched, GroupId id, Row r, int sign, StateStore store, EvalContext context) {
+    Touched t = touched.get(id);
+    if (t == null) {
+      GroupId key = id.copy();
+      t = load(store, aggregation.group(key, r));
+      touched.put(key, t);
+    }
+    t.totals.rows += sign;
+    aggregation.add(t.totals.measures, r, sign, context);
   }
 
   /** A group the batch touched: its key text and totals. */

@@ -31,4 +31,16 @@ class GroupIdTest {
     assertThat(id(0, "a")).isNotEqualTo(id(60_000_000, "a"));
     assertThat(new GroupId(false, 0, new Object[] {"a"})).isNotEqualTo(id(0, "a"));
   }
+
+  @Test
+  void aCopyKeepsItsGroupWhenTheProbeIsSetAgain() {
+    Object[] values = {"gold"};
+    GroupId probe = new GroupId(true, 0, values);
+    GroupId copy = probe.copy();
+    values[0] = "silver";
+    probe.set(true, 60_000_000, values);
+
+    assertThat(copy).isEqualTo(id(0, "gold")).hasSameHashCodeAs(id(0, "gold"));
+    assertThat(probe).isEqualTo(id(60_000_000, "silver")).hasSameHashCodeAs(id(60_000_000, "silver"));
+  }
 }
