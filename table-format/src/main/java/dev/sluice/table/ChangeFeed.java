@@ -38,6 +38,8 @@ public final class ChangeFeed {
   private final long start;
   private final long end;
   private final SnapshotState endState;
+  /** The table columns read: all, or those {@link #select} chose. */
+  private final StructType dataSchema;
   private final StructType schema;
 
   ChangeFeed(TableContext context, long start, long end) {
@@ -52,9 +54,31 @@ public final class ChangeFeed {
       throw new InvalidOperationException("The change data feed is not enabled on " + context.log().tablePath()
           + ". Create the table with enableChangeDataFeed() (delta.enableChangeDataFeed=true).");
     }
-    this.schema = ChangeDataWriter.withChangeType(endState.schema())
+    this.dataSchema = endState.schema();
+    this.schema = schemaOf(dataSchema);
+  }
+
+  private ChangeFeed(ChangeFeed feed, StructType dataSchema) {
+    this.context = feed.context;
+    this.start = feed.start;
+    this.end = feed.end;
+    this.endState = feed.endState;
+    this.dataSchema = dataSchema;
+    this.schema = schemaOf(dataSchema);
+  }
+
+  private static StructType schemaOf(StructType dataSchema) {
+    return ChangeDataWriter.withChangeType(dataSchema)
         .add(COMMIT_VERSION, PrimitiveType.LONG)
         .add(COMMIT_TIMESTAMP, PrimitiveType.TIMESTAMP);
+  }
+
+  /**
+   * The same changes with only the table columns of {@code columns} (fields of the table's schema at the end
+   * version, in the table's order), then the change columns: the other columns are not decoded.
+   */
+  public ChangeFeed select(StructType columns) {
+    return new ChangeFeed(this, columns);
   }
 
   /** Whether a table's properties turn the change data feed on. */
@@ -62,7 +86,7 @@ public final class ChangeFeed {
     return "true".equalsIgnoreCase(metadata.configuration().get("delta.enableChangeDataFeed"));
   }
 
-  /** Table columns + {@code _change_type} + {@code _commit_version} + {@code _commit_timestamp}. */
+  /** Table columns (those {@link #select}ed) + {@code _change_type} + {@code _commit_version} + {@code _commit_timestamp}. */
   public StructType schema() {
     return schema;
   }
@@ -80,7 +104,7 @@ public final class ChangeFeed {
           if (a instanceof AddCdcFile cdc) {
             AddFile asAdd = new AddFile(cdc.path(), cdc.partitionValues(), cdc.size(), 0, false, null, null, null);
             parts.add(() -> withCommit(context.readRows(endState, asAdd,
-                ChangeDataWriter.withChangeType(endState.schema())), version, ts, null));
+                ChangeDataWriter.withChangeType(dataSchema)), version, ts, null));
           }
         }
         continue;
@@ -95,7 +119,7 @@ public final class ChangeFeed {
         if (a instanceof AddFile add && add.dataChange()) {
           RemoveFile before = removed.remove(context.canonicalPath(add.path()));
           if (before == null) {
-            parts.add(() -> withCommit(context.readRows(endState, add, endState.schema()), version, ts,
+            parts.add(() -> withCommit(context.readRows(endState, add, dataSchema), version, ts,
                 ChangeDataWriter.INSERT));
           } else {
             parts.add(() -> withCommit(newlyDeleted(asAdd(before), add), version, ts, ChangeDataWriter.DELETE));
@@ -103,7 +127,7 @@ public final class ChangeFeed {
         }
       }
       for (RemoveFile remove : removed.values()) {
-        parts.add(() -> withCommit(context.readRows(endState, asAdd(remove), endState.schema()), version, ts,
+        parts.add(() -> withCommit(context.readRows(endState, asAdd(remove), dataSchema), version, ts,
             ChangeDataWriter.DELETE));
       }
     }
@@ -133,7 +157,7 @@ public final class ChangeFeed {
    */
   private CloseableIterator<Row> newlyDeleted(AddFile before, AddFile after) {
     DeletedRows gone = context.deletedRows(after).minus(context.deletedRows(before));
-    CloseableIterator<IndexedRow> rows = context.readIndexedRows(endState, before, endState.schema());
+    CloseableIterator<IndexedRow> rows = context.readIndexedRows(endState, before, dataSchema);
     return RowIterators.filter(rows, r -> gone.contains(r.index())).map(IndexedRow::row);
   }
 

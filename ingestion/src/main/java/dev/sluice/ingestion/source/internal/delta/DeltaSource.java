@@ -485,6 +485,9 @@ final class DeltaSource implements Source {
       return;
     }
     ChangeFeed feed = table.changes(firstVersion, lastVersion);
+    if (options.columns().isPresent()) {
+      feed = feed.select(dataSchema);
+    }
     int[] positions = positionsIn(feed.schema());
     try (CloseableIterator<Row> it = feed.rows()) {
       while (it.hasNext()) {

@@ -136,11 +136,15 @@ class DeltaSourceChangesTest {
     SourceOffset afterSnapshot = endOf(drain(source, Optional.empty(), ReadLimit.ALL));
     long merge = t.table.newMerge().source(DeltaSourceFixture.SCHEMA, List.of(Row.of(1L, "changed"), Row.of(7L, "n7")))
         .on("id").whenMatchedUpdate().whenNotMatchedInsert().commit().version();
+    long delete = t.table.newDelete().where(Predicate.eq("id", 0L)).commit().version();
+    long append = t.append(10, 11);
 
     List<Planned> changes = drain(source, Optional.of(afterSnapshot), ReadLimit.ALL);
     assertThat(changes.stream().flatMap(p -> p.batch().rows().stream())
         .map(r -> r.get(2) + ":" + r.get(0) + ":" + r.get(1)).sorted().toList())
-        .containsExactly(merge + ":changed:update_postimage", merge + ":n1:update_preimage", merge + ":n7:insert");
+        .containsExactly(merge + ":changed:update_postimage", merge + ":n1:update_preimage", merge + ":n7:insert",
+            delete + ":n0:delete", append + ":n10:insert");
+    assertThat(changes).allSatisfy(p -> assertThat(p.batch().rows()).allSatisfy(r -> assertThat(r.size()).isEqualTo(4)));
   }
 
   @Test
