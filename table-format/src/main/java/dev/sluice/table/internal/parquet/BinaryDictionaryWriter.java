@@ -18,8 +18,9 @@ import org.apache.parquet.io.api.Binary;
  * column: {@link ValueWriters} hands out one {@code Binary} per repeated {@code String}) takes the id of the last
  * value without any lookup. In the 2 M-event bronze stage parquet's map was ~16 % of the CPU samples.
  *
- * <p>The pages are exactly parquet's: the same ids in the same order (first appearance), the same dictionary
- * page, the same fall-back to plain encoding when the dictionary outgrows its page size.
+ * <p>The pages are parquet's: the same ids in the same order (first appearance), the same dictionary page, the same
+ * fall-back to plain encoding when the dictionary outgrows its page size; only a column whose first 4,096 values are
+ * all distinct falls back at once, where parquet hashes its whole first page first ({@link DictionarySlots#allDistinct}).
  */
 final class BinaryDictionaryWriter extends DictionaryValuesWriter {
   private byte[] bytes = new byte[4096];
@@ -115,6 +116,12 @@ final class BinaryDictionaryWriter extends DictionaryValuesWriter {
   @Override
   public int getDictionarySize() {
     return size;
+  }
+
+  @Override
+  public boolean shouldFallBack() {
+    return super.shouldFallBack()
+        || lastUsedDictionarySize == 0 && DictionarySlots.allDistinct(size, encodedValues.size());
   }
 
   @Override

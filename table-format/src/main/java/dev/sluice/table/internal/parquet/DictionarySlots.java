@@ -11,7 +11,20 @@ import java.util.function.IntUnaryOperator;
  */
 final class DictionarySlots {
   static final int FREE = 0;
+  /**
+   * Values a page's dictionary takes before a writer gives it up when every one of them was new
+   * ({@link #allDistinct}): an id or a timestamp column (bronze's order ids and event times) then writes plain pages
+   * at once instead of hashing and storing a first page's worth of values that parquet's end-of-page check throws away
+   * (the dictionary plus ids outweigh the plain values). A column that repeats values within its first values keeps
+   * its dictionary as before.
+   */
+  static final int DISTINCT_PROBE = 4096;
   private int[] slots = new int[512];
+
+  /** Whether a dictionary of {@code entries} built from the first page's {@code values} values should be given up. */
+  static boolean allDistinct(int entries, int values) {
+    return entries >= DISTINCT_PROBE && entries == values;
+  }
 
   int mask() {
     return slots.length - 1;

@@ -16,8 +16,10 @@ import org.apache.parquet.column.values.plain.PlainValuesWriter;
  * value equal to the one written before (bronze's {@code _ingested_at}, one per batch) taking its id without a
  * lookup. In the 2 M-event bronze stage parquet's map and its fall-back were ~14 % of the encoder threads' samples.
  *
- * <p>The pages are exactly parquet's: the same ids in the same order (first appearance), the same dictionary page,
- * the same fall-back to plain encoding when the dictionary outgrows its page size or doesn't pay.
+ * <p>The pages are parquet's: the same ids in the same order (first appearance), the same dictionary page, the same
+ * fall-back to plain encoding when the dictionary outgrows its page size or doesn't pay; only a column whose first
+ * 4,096 values are all distinct falls back at once, where parquet hashes its whole first page first
+ * ({@link DictionarySlots#allDistinct}).
  */
 final class LongDictionaryWriter extends DictionaryValuesWriter {
   /** Id → value, in order of first appearance (the dictionary page's order). */
@@ -87,6 +89,12 @@ final class LongDictionaryWriter extends DictionaryValuesWriter {
   @Override
   public int getDictionarySize() {
     return size;
+  }
+
+  @Override
+  public boolean shouldFallBack() {
+    return super.shouldFallBack()
+        || lastUsedDictionarySize == 0 && DictionarySlots.allDistinct(size, encodedValues.size());
   }
 
   @Override

@@ -61,6 +61,42 @@ class BinaryDictionaryWriterTest {
     assertThat(ours).anyMatch(page -> page.startsWith(Encoding.PLAIN + ":"));
   }
 
+  /**
+   * A first page of all-new values gives the dictionary up at once and writes plain pages, where parquet's writer
+   * hashes the whole page first (and may keep a dictionary of every value, which saves nothing).
+   */
+  @Test
+  void aFirstPageOfDistinctValuesIsWrittenPlainWithoutADictionary() throws Exception {
+    List<List<Binary>> pages = new ArrayList<>();
+    for (int p = 0; p < 2; p++) {
+      List<Binary> page = new ArrayList<>();
+      for (int i = 0; i < 6_000; i++) {
+        page.add(Binary.fromString("o-" + (p * 6_000 + i)));
+      }
+      pages.add(page);
+    }
+
+    assertThat(encode(ours(1 << 20), pages)).isEqualTo(encode(new PlainValuesWriter(64, 1 << 20, HEAP), pages))
+        .endsWith("no dictionary");
+  }
+
+  @Test
+  void givesTheDictionaryUpAfterItsFirstValuesOnlyWhenAllWereNew() {
+    BinaryDictionaryWriter distinct = writer();
+    BinaryDictionaryWriter repeating = writer();
+    for (int i = 0; i < DictionarySlots.DISTINCT_PROBE; i++) {
+      assertThat(distinct.shouldFallBack()).as("after %d values", i).isFalse();
+      distinct.writeBytes(Binary.fromString("o-" + i));
+      repeating.writeBytes(Binary.fromString("o-" + (i == 100 ? 7 : i)));
+    }
+    assertThat(distinct.shouldFallBack()).isTrue();
+    assertThat(repeating.shouldFallBack()).isFalse();
+  }
+
+  private static BinaryDictionaryWriter writer() {
+    return new BinaryDictionaryWriter(1 << 20, Encoding.PLAIN_DICTIONARY, Encoding.PLAIN_DICTIONARY, HEAP);
+  }
+
   private static ByteBuffer direct(String s) {
     byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
     ByteBuffer b = ByteBuffer.allocateDirect(bytes.length);

@@ -54,6 +54,40 @@ class LongDictionaryWriterTest {
     assertThat(ours).anyMatch(page -> page.startsWith(Encoding.PLAIN + ":"));
   }
 
+  /**
+   * A first page of all-new values (event times) gives the dictionary up at once and writes plain pages, where
+   * parquet's writer hashes the whole page first (and may keep a dictionary of every value, which saves nothing).
+   */
+  @Test
+  void aFirstPageOfDistinctValuesIsWrittenPlainWithoutADictionary() throws Exception {
+    List<long[]> pages = new ArrayList<>();
+    for (int p = 0; p < 2; p++) {
+      long[] page = new long[6_000];
+      for (int i = 0; i < page.length; i++) {
+        page[i] = 1_704_067_200_000_000L + (p * 6_000L + i) * 50_000L;
+      }
+      pages.add(page);
+    }
+
+    assertThat(encode(ours(1 << 20), pages)).isEqualTo(encode(new PlainValuesWriter(64, 1 << 20, HEAP), pages))
+        .endsWith("no dictionary");
+  }
+
+  @Test
+  void givesTheDictionaryUpAfterItsFirstValuesOnlyWhenAllWereNew() {
+    LongDictionaryWriter distinct = new LongDictionaryWriter(1 << 20, Encoding.PLAIN_DICTIONARY,
+        Encoding.PLAIN_DICTIONARY, HEAP);
+    LongDictionaryWriter repeating = new LongDictionaryWriter(1 << 20, Encoding.PLAIN_DICTIONARY,
+        Encoding.PLAIN_DICTIONARY, HEAP);
+    for (int i = 0; i < DictionarySlots.DISTINCT_PROBE; i++) {
+      assertThat(distinct.shouldFallBack()).as("after %d values", i).isFalse();
+      distinct.writeLong(i);
+      repeating.writeLong(i == 100 ? 7 : i);
+    }
+    assertThat(distinct.shouldFallBack()).isTrue();
+    assertThat(repeating.shouldFallBack()).isFalse();
+  }
+
   @Test
   void aNewRowGroupStartsAnEmptyDictionary() throws Exception {
     long[] first = new long[2_000];
