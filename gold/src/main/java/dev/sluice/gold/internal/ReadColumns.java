@@ -38,7 +38,8 @@ final class ReadColumns {
         read.add(column);
       }
     }
-    return read.size() == silverColumns.size() || read.isEmpty() ? Optional.empty() : Optional.of(String.join(",", read));
+    boolean pruned = !read.isEmpty() && read.size() < silverColumns.size();
+    return pruned ? Optional.of(String.join(",", read)) : Optional.empty();
   }
 
   /** Every piece of the pipeline's config that can name a silver column. */

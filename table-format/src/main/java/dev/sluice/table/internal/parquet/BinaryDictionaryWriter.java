@@ -20,7 +20,8 @@ import org.apache.parquet.io.api.Binary;
  *
  * <p>The pages are parquet's: the same ids in the same order (first appearance), the same dictionary page, the same
  * fall-back to plain encoding when the dictionary outgrows its page size; only a column whose first 4,096 values are
- * all distinct falls back at once, where parquet hashes its whole first page first ({@link DictionarySlots#allDistinct}).
+ * all distinct falls back at once, where parquet hashes its whole first page first
+ * ({@link DictionarySlots#allDistinct}).
  */
 final class BinaryDictionaryWriter extends DictionaryValuesWriter {
   private byte[] bytes = new byte[4096];

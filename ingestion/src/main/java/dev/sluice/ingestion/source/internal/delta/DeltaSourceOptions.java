@@ -121,7 +121,8 @@ record DeltaSourceOptions(Start start, long maxFilesPerTrigger, long maxBytesPer
     List<String> names = new ArrayList<>();
     for (String name : value.split(",")) {
       if (name.isBlank()) {
-        throw DeltaSourceErrors.badValue(COLUMNS, value, "the table columns to read, comma-separated (customer_id,amount)");
+        throw DeltaSourceErrors.badValue(COLUMNS, value,
+            "the table columns to read, comma-separated (customer_id,amount)");
       }
       names.add(name.trim());
     }

@@ -53,9 +53,9 @@ class DeltaSourceProviderTest {
   void refusesUnknownContradictoryAndMalformedOptions() {
     assertThatThrownBy(() -> DeltaSourceOptions.parse(Map.of("startingOffsets", "earliest")))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("Unknown option 'startingOffsets' for the delta source. Accepted options: [columns, maxbytespertrigger,"
-            + " maxfilespertrigger, readchangefeed, rereadfiles, skipchangecommits, startingtimestamp, startingversion]"
-            + " (case-insensitive).");
+        .hasMessage("Unknown option 'startingOffsets' for the delta source. Accepted options: [columns,"
+            + " maxbytespertrigger, maxfilespertrigger, readchangefeed, rereadfiles, skipchangecommits,"
+            + " startingtimestamp, startingversion] (case-insensitive).");
     assertThatThrownBy(() -> DeltaSourceOptions.parse(Map.of("ignoreDeletes", "true")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("Option 'ignoreDeletes' is not supported").hasMessageContaining("skipChangeCommits=true");
