@@ -86,7 +86,7 @@ public final class ChangeFeed {
     return "true".equalsIgnoreCase(metadata.configuration().get("delta.enableChangeDataFeed"));
   }
 
-  /** The table's ({@link #select}ed) columns, {@code _change_type}, {@code _commit_version}, {@code _commit_timestamp}. */
+  /** The table's ({@link #select}ed) columns, then {@code _change_type}, {@code _commit_version} and the timestamp. */
   public StructType schema() {
     return schema;
   }
