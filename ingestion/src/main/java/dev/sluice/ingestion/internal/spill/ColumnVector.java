@@ -293,7 +293,8 @@ abstract sealed class ColumnVector permits ColumnVector.Fixed, ColumnVector.Byte
    * Strings (as UTF-8) or binaries, their bytes appended to data chunks (a value never spans two: one longer than a
    * chunk gets an array of its own). A row's place is its chunk and offset in one int. A value equal to the row
    * before's points at that row's bytes instead of copying them (a bronze row's source file, repeated over
-   * thousands of rows).
+   * thousands of rows). A decoded run's byte array is kept as it is rather than copied (see {@link #append}): it
+   * takes one chunk entry per {@link ChunkPool#BYTES} of it, each entry the same array from its own base offset.
    */
   static final class Bytes extends ColumnVector {
     /** Ranges of a run remembered with the place they were stored at (a power of two). */
@@ -305,6 +306,10 @@ abstract sealed class ColumnVector permits ColumnVector.Fixed, ColumnVector.Byte
     private long usedTotal;
     private final List<int[]> places = new ArrayList<>();
     private final List<int[]> lengths = new ArrayList<>();
+    /** Per data entry, where it starts in its array: 0 for a chunk of our own, else a window of a kept run. */
+    private int[] bases = new int[16];
+    /** Data entries from {@code ownedUpTo} on that are kept runs' arrays (never handed to the pool). */
+    private final java.util.BitSet kept = new java.util.BitSet();
     private Object last;
     private int lastRow = -1;
 
@@ -363,6 +368,10 @@ abstract sealed class ColumnVector permits ColumnVector.Fixed, ColumnVector.Byte
       if (data.size() + 2 * (total >> ChunkPool.BYTE_SHIFT) + 2 >= (1 << (31 - ChunkPool.BYTE_SHIFT)) - 1) {
         return false; // 2 GB of values: more than any budget lets a batch hold
       }
+      if (keeps(values, total)) {
+        keep(first, n, values, bits, rowStarts, rowLengths);
+        return true;
+      }
       // The place each recent range of the run was stored at: rows sharing a range (a dictionary entry, such as a
       // status among five) point at one copy, whether or not they follow each other.
       int[] cachedRange = new int[RANGE_CACHE];
@@ -410,6 +419,62 @@ abstract sealed class ColumnVector permits ColumnVector.Fixed, ColumnVector.Byte
     }
 
     /**
+     * Whether a run's byte array is worth keeping instead of copying its values: mostly its rows' bytes (a reader's
+     * array for the run, with a little room to spare, or shared dictionary entries), not a few rows of a larger array
+     * (a run that a deletion vector thinned, sharing its reader's array), which a copy frees.
+     */
+    private boolean keeps(byte[] values, long total) {
+      int entries = (values.length >> ChunkPool.BYTE_SHIFT) + 1;
+      return values.length <= 2 * total + 4096 && data.size() + entries < (1 << (31 - ChunkPool.BYTE_SHIFT)) - 1;
+    }
+
+    /**
+     * Keeps {@code values} as data entries of this column, one per {@link ChunkPool#BYTES} of it, and points each
+     * row at its range: the copy a reader made of the run's values is the only one. The array is the run's, immutable
+     * ({@link DecodedRows}), and never goes to the pool: nothing writes into it. A value may run past its entry's
+     * window into the next (the same array), which a read from the entry's base offset allows.
+     */
+    private void keep(int first, int n, byte[] values, long[] bits, int[] rowStarts, int[] rowLengths) {
+      int entry = data.size();
+      for (int base = 0; base == 0 || base < values.length; base += ChunkPool.BYTES) {
+        if (data.size() == bases.length) {
+          bases = Arrays.copyOf(bases, bases.length * 2);
+        }
+        kept.set(data.size());
+        bases[data.size()] = base;
+        data.add(values);
+      }
+      used = ChunkPool.BYTES; // the next stored value starts a chunk of its own
+      usedTotal += values.length;
+      setNulls(first, n, bits);
+      int previous = -1;
+      for (int i = 0; i < n; i++) {
+        int row = first + i;
+        int chunk = row >>> ChunkPool.ROW_SHIFT;
+        while (places.size() <= chunk) {
+          places.add(ChunkPool.ints());
+          lengths.add(ChunkPool.ints());
+        }
+        int at = row & (ChunkPool.ROWS - 1);
+        if (bits != null && (bits[i >>> 6] & (1L << i)) != 0) {
+          previous = -1;
+          continue;
+        }
+        int from = rowStarts[i];
+        int length = rowLengths[i];
+        // Equal to the row before: the same place, so that a read hands out one string for both.
+        int start = previous >= 0 && rowLengths[previous] == length && sameBytes(values, rowStarts[previous], from,
+            length) ? rowStarts[previous] : from;
+        places.get(chunk)[at] = (entry + (start >>> ChunkPool.BYTE_SHIFT)) << ChunkPool.BYTE_SHIFT
+            | (start & (ChunkPool.BYTES - 1));
+        lengths.get(chunk)[at] = length;
+        previous = i;
+      }
+      last = null;
+      lastRow = -1;
+    }
+
+    /**
      * Whether two values of a run's bytes are equal: the same range (a dictionary entry), else compared from the last
      * byte (ids that differ mostly differ there), then whole.
      */
@@ -421,18 +486,26 @@ abstract sealed class ColumnVector permits ColumnVector.Fixed, ColumnVector.Byte
     /** Copies a value's bytes into the data chunks; returns its place. */
     private int store(byte[] b, int from, int length) {
       if (length > ChunkPool.BYTES) {
-        data.add(Arrays.copyOfRange(b, from, from + length));
+        addOwn(Arrays.copyOfRange(b, from, from + length));
         used = length;
         return (data.size() - 1) << ChunkPool.BYTE_SHIFT;
       }
       if (data.isEmpty() || used + length > ChunkPool.BYTES) {
-        data.add(ChunkPool.bytes());
+        addOwn(ChunkPool.bytes());
         used = 0;
       }
       System.arraycopy(b, from, data.get(data.size() - 1), used, length);
       int place = (data.size() - 1) << ChunkPool.BYTE_SHIFT | used;
       used += length;
       return place;
+    }
+
+    private void addOwn(byte[] chunk) {
+      if (data.size() == bases.length) {
+        bases = Arrays.copyOf(bases, bases.length * 2);
+      }
+      bases[data.size()] = 0;
+      data.add(chunk);
     }
 
     private int placeOf(int row) {
@@ -470,7 +543,7 @@ abstract sealed class ColumnVector permits ColumnVector.Fixed, ColumnVector.Byte
           continue;
         }
         byte[] chunk = data.get(place >>> ChunkPool.BYTE_SHIFT);
-        int start = place & (ChunkPool.BYTES - 1);
+        int start = bases[place >>> ChunkPool.BYTE_SHIFT] + (place & (ChunkPool.BYTES - 1));
         previous = strings ? new String(chunk, start, length, StandardCharsets.UTF_8)
             : Arrays.copyOfRange(chunk, start, start + length);
         previousPlace = place;
@@ -486,7 +559,12 @@ abstract sealed class ColumnVector permits ColumnVector.Fixed, ColumnVector.Byte
 
     @Override
     void release() {
-      data.forEach(ChunkPool::give);
+      for (int i = 0; i < data.size(); i++) {
+        if (!kept.get(i)) {
+          ChunkPool.give(data.get(i));
+        }
+      }
+      kept.clear();
       places.forEach(ChunkPool::give);
       lengths.forEach(ChunkPool::give);
       data.clear();

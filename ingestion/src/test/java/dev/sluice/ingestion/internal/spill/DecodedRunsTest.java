@@ -195,4 +195,67 @@ class DecodedRunsTest {
     assertThat(batch.spilled()).isTrue();
     assertRows(batch, DecodedRunsTest::row, 40_000);
   }
+
+  /** One string column of {@code n} rows, value {@code i} of {@code i % 700} chars: runs of hundreds of KB. */
+  private static DecodedRows strings(int n, IntFunction<String> value) {
+    StructType one = StructType.of(StructField.of("s", PrimitiveType.STRING));
+    java.io.ByteArrayOutputStream data = new java.io.ByteArrayOutputStream();
+    int[] starts = new int[n];
+    int[] lengths = new int[n];
+    for (int i = 0; i < n; i++) {
+      byte[] b = value.apply(i).getBytes(StandardCharsets.UTF_8);
+      starts[i] = data.size();
+      lengths[i] = b.length;
+      data.writeBytes(b);
+    }
+    return new DecodedRows(one, n, new long[1][], new byte[][] {data.toByteArray()}, new int[][] {starts},
+        new int[][] {lengths}, new long[1][]);
+  }
+
+  private static String longValue(int i) {
+    return i + ":" + "abcdefghij".repeat(i % 70);
+  }
+
+  @Test
+  void aRunOfMoreBytesThanAChunkReadsBackWholeAcrossItsChunks() {
+    DecodedRows run = strings(3_000, DecodedRunsTest::longValue);
+    assertThat(run.bytes(0).length).isGreaterThan(3 * ChunkPool.BYTES);
+    Batch.Builder builder = Batch.builder(run.schema(), 16L << 20);
+    builder.addColumns(run);
+    builder.add(Row.of("between")); // stored in a chunk of the column's own, not into the run's array
+    builder.addColumns(strings(10, i -> "tail " + i));
+    Batch batch = builder.build();
+
+    assertThat(batch.rows()).isInstanceOf(ColumnarRows.class);
+    assertRows(batch, i -> Row.of(i < 3_000 ? longValue(i) : i == 3_000 ? "between" : "tail " + (i - 3_001)), 3_011);
+  }
+
+  @Test
+  void aThinnedRunReadsBackAsItsOwnRows() {
+    DecodedRows run = decode(DecodedRunsTest::row, 0, RUN);
+    int[] picked = {3, 14, 15, 92, 653, 999};
+    Batch.Builder builder = Batch.builder(SCHEMA, BUDGET);
+    builder.addColumns(run.select(picked, picked.length));
+
+    assertRows(builder.build(), i -> row(picked[i]), picked.length);
+  }
+
+  @Test
+  void aRunsOwnArrayNeverGoesToThePoolWhenTheBatchEnds() {
+    // A chunk's length exactly: the pool would take it for one of its own, and hand it out to be written into.
+    DecodedRows run = strings(ChunkPool.BYTES / 64, i -> "%064d".formatted(i));
+    byte[] array = run.bytes(0);
+    assertThat(array).hasSize(ChunkPool.BYTES);
+    try (BatchScope scope = BatchScope.open()) {
+      Batch.Builder builder = Batch.builder(run.schema(), 16L << 20);
+      builder.addColumns(run);
+      builder.add(Row.of("x".repeat(100))); // a chunk of the column's own, which does go back
+      assertThat(builder.build().rows()).hasSize(ChunkPool.BYTES / 64 + 1);
+    }
+
+    for (int i = 0; i < 64; i++) {
+      assertThat(ChunkPool.bytes()).isNotSameAs(array);
+    }
+    assertThat(run.row(4095).get(0)).isEqualTo("%064d".formatted(4095));
+  }
 }
