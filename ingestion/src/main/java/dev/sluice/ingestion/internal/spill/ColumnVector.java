@@ -97,9 +97,28 @@ abstract sealed class ColumnVector permits ColumnVector.Fixed, ColumnVector.Byte
     if (last >> 6 >= nulls.length) {
       nulls = Arrays.copyOf(nulls, Math.max(nulls.length * 2, (last >> 6) + 1));
     }
+    if (n <= 0) {
+      return;
+    }
+    if (bits == null || (first & 63) == 0) {
+      // Word at a time: no nulls (clear the range), or a run starting on a word (copy its words).
+      int end = first + n;
+      for (int w = first >> 6; w <= (end - 1) >> 6; w++) {
+        long range = -1L;
+        if (w == first >> 6) {
+          range &= -1L << first;
+        }
+        if (w == (end - 1) >> 6) {
+          range &= -1L >>> (63 - ((end - 1) & 63));
+        }
+        long set = bits == null ? 0 : bits[w - (first >> 6)] & range;
+        nulls[w] = nulls[w] & ~range | set;
+      }
+      return;
+    }
     for (int i = 0; i < n; i++) {
       int row = first + i;
-      if (bits != null && (bits[i >>> 6] & (1L << i)) != 0) {
+      if ((bits[i >>> 6] & (1L << i)) != 0) {
         nulls[row >> 6] |= 1L << row;
       } else {
         nulls[row >> 6] &= ~(1L << row);
@@ -448,27 +467,34 @@ abstract sealed class ColumnVector permits ColumnVector.Fixed, ColumnVector.Byte
       usedTotal += values.length;
       setNulls(first, n, bits);
       int previous = -1;
-      for (int i = 0; i < n; i++) {
+      int i = 0;
+      while (i < n) {
+        // A chunk of places at a time: the list lookups once per chunk, not per row.
         int row = first + i;
         int chunk = row >>> ChunkPool.ROW_SHIFT;
         while (places.size() <= chunk) {
           places.add(ChunkPool.ints());
           lengths.add(ChunkPool.ints());
         }
+        int[] placeChunk = places.get(chunk);
+        int[] lengthChunk = lengths.get(chunk);
         int at = row & (ChunkPool.ROWS - 1);
-        if (bits != null && (bits[i >>> 6] & (1L << i)) != 0) {
-          previous = -1;
-          continue;
+        int stop = Math.min(n, i + ChunkPool.ROWS - at);
+        for (; i < stop; i++, at++) {
+          if (bits != null && (bits[i >>> 6] & (1L << i)) != 0) {
+            previous = -1;
+            continue;
+          }
+          int from = rowStarts[i];
+          int length = rowLengths[i];
+          // Equal to the row before: the same place, so that a read hands out one string for both.
+          int start = previous >= 0 && rowLengths[previous] == length && sameBytes(values, rowStarts[previous], from,
+              length) ? rowStarts[previous] : from;
+          placeChunk[at] = (entry + (start >>> ChunkPool.BYTE_SHIFT)) << ChunkPool.BYTE_SHIFT
+              | (start & (ChunkPool.BYTES - 1));
+          lengthChunk[at] = length;
+          previous = i;
         }
-        int from = rowStarts[i];
-        int length = rowLengths[i];
-        // Equal to the row before: the same place, so that a read hands out one string for both.
-        int start = previous >= 0 && rowLengths[previous] == length && sameBytes(values, rowStarts[previous], from,
-            length) ? rowStarts[previous] : from;
-        places.get(chunk)[at] = (entry + (start >>> ChunkPool.BYTE_SHIFT)) << ChunkPool.BYTE_SHIFT
-            | (start & (ChunkPool.BYTES - 1));
-        lengths.get(chunk)[at] = length;
-        previous = i;
       }
       last = null;
       lastRow = -1;

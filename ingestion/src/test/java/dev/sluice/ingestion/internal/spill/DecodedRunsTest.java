@@ -258,4 +258,20 @@ class DecodedRunsTest {
     }
     assertThat(run.row(4095).get(0)).isEqualTo("%064d".formatted(4095));
   }
+
+  @Test
+  void runsOfAnySizeAndStartKeepEachRowsNullsInPlace() {
+    // Runs starting on a 64-row word (0, 640, 1280) and off it (1281 on), with and without nulls in a column.
+    int[] sizes = {640, 640, 1, 1_000, 63, 64, 65, 640};
+    Batch.Builder builder = Batch.builder(SCHEMA, 16L << 20);
+    int from = 0;
+    for (int size : sizes) {
+      builder.addColumns(decode(DecodedRunsTest::row, from, size));
+      from += size;
+    }
+    Batch batch = builder.build();
+
+    assertThat(batch.rows()).isInstanceOf(ColumnarRows.class);
+    assertRows(batch, DecodedRunsTest::row, from);
+  }
 }
