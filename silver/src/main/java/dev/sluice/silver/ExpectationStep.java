@@ -10,6 +10,7 @@ import dev.sluice.ingestion.expr.EvalContext;
 import dev.sluice.ingestion.expr.ExpressionException;
 import dev.sluice.ingestion.expr.Expressions;
 import dev.sluice.table.data.Row;
+import dev.sluice.table.expressions.Predicate;
 import dev.sluice.table.types.StructType;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -28,6 +29,12 @@ final class ExpectationStep implements BatchTransformer {
   private final List<Expectation> rules;
   private final BatchStates states;
   private final List<BoundExpression> bound = new ArrayList<>();
+  /**
+   * Per rule, the column it checks when it is just {@code <column> IS NOT NULL}, else -1: such a rule is answered
+   * from the batch's null bits ({@link Batch#forEachRowWithNullIn}) without a value made per row (a data-quality
+   * rule as common as it is cheap: evaluated on rows, it made the order id a string per row only to test it).
+   */
+  private int[] notNullColumn = new int[0];
   private StructType schema;
   /** The columns the rules read, or null to read whole rows. */
   private int[] read;
@@ -52,11 +59,29 @@ final class ExpectationStep implements BatchTransformer {
     }
     this.schema = input;
     this.quarantineSchema = QuarantineRows.schema(input);
-    int[] columns = bound.stream().flatMap(b -> b.referencedColumns().stream()).distinct()
+    notNullColumn = new int[rules.size()];
+    List<BoundExpression> rowRules = new ArrayList<>();
+    for (int i = 0; i < rules.size(); i++) {
+      notNullColumn[i] = notNullColumn(rules.get(i).condition(), input);
+      if (notNullColumn[i] < 0) {
+        rowRules.add(bound.get(i));
+      }
+    }
+    int[] columns = rowRules.stream().flatMap(b -> b.referencedColumns().stream()).distinct()
         .mapToInt(input::indexOf).toArray();
     // The rules read only their columns, so a spilled batch decodes only those (all, if one isn't found by name).
     this.read = java.util.Arrays.stream(columns).allMatch(c -> c >= 0) ? columns : null;
     return input;
+  }
+
+  /** The column of a condition that is exactly {@code <column> IS NOT NULL}, or -1. */
+  private static int notNullColumn(String condition, StructType input) {
+    try {
+      return Expressions.toTablePredicate(condition, input)
+          .map(p -> p instanceof Predicate.IsNotNull n ? input.indexOf(n.column()) : -1).orElse(-1);
+    } catch (ExpressionException e) {
+      return -1; // bound already: evaluated row by row as before
+    }
   }
 
   @Override
@@ -64,17 +89,28 @@ final class ExpectationStep implements BatchTransformer {
     EvalContext ctx = EvalContext.of(context.batchTimestamp());
     long[] failed = new long[rules.size()];
     BitSet kept = new BitSet(batch.size());
-    int position = -1;
+    BitSet[] nullIn = new BitSet[rules.size()];
+    boolean rowRules = false;
+    for (int i = 0; i < rules.size(); i++) {
+      if (notNullColumn[i] >= 0) {
+        BitSet nulls = new BitSet();
+        batch.forEachRowWithNullIn(new int[] {notNullColumn[i]}, nulls::set);
+        nullIn[i] = nulls;
+      } else {
+        rowRules = true;
+      }
+    }
     List<Row> quarantined = new ArrayList<>();
     long dropped = 0;
     int failRule = -1;
     Row failSample = null;
-    for (Row row : read != null ? batch.project(read) : batch.rows()) {
-      position++;
+    java.util.Iterator<Row> rows = rowRules ? (read != null ? batch.project(read) : batch.rows()).iterator() : null;
+    for (int position = 0; position < batch.size(); position++) {
+      Row row = rows != null ? rows.next() : null;
       ExpectationAction strongest = null;
       StringJoiner broken = null; // made for a row that breaks a rule only: most break none
       for (int i = 0; i < rules.size(); i++) {
-        if (!bound.get(i).test(row, ctx)) {
+        if (nullIn[i] != null ? nullIn[i].get(position) : !bound.get(i).test(row, ctx)) {
           failed[i]++;
           if (broken == null) {
             broken = new StringJoiner(",");

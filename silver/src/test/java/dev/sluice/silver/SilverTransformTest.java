@@ -124,4 +124,28 @@ class SilverTransformTest {
         .rootCause().isInstanceOf(ExpectationFailedException.class).hasMessageContaining("'known_status'")
         .hasMessageContaining("order_id=o1");
   }
+
+  @Test
+  void notNullRulesAloneAreAnsweredForEveryRowAndAction() {
+    SilverFixture f = fixture("""
+            expectations:
+              - {name: has_id, condition: "order_id IS NOT NULL", action: quarantine}
+              - {name: has_status, condition: "status is not null", action: drop}
+              - {name: has_amount, condition: "amount IS NOT NULL", action: warn}
+        """);
+    f.bronze(
+        order("o1", "10", "new", 0, 0),      // passes
+        order(null, "5", "new", 0, 1),       // quarantine
+        order("o3", "10", null, 0, 0),       // drop
+        order(null, null, null, 0, 2),       // all three: quarantine wins
+        order("o5", null, "new", 0, 0));     // warn only: kept
+    f.run();
+
+    assertThat(SilverFixture.rows(f.silver())).extracting(m -> m.get("order_id")).containsExactly("o1", "o5");
+    assertThat(SilverFixture.rows(f.quarantine())).extracting(m -> m.get("event_time") + ":"
+        + m.get("_failed_expectations")).containsExactly(at(1) + ":has_id", at(2) + ":has_id,has_status,has_amount");
+    assertThat(f.progress().get(0).observedMetrics()).containsEntry("expectation.has_id.failed", 2L)
+        .containsEntry("expectation.has_status.failed", 2L).containsEntry("expectation.has_amount.failed", 2L)
+        .containsEntry(RowLedger.DROPPED, 1L).containsEntry(RowLedger.QUARANTINED, 2L);
+  }
 }
