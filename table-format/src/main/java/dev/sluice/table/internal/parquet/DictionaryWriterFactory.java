@@ -9,14 +9,13 @@ import org.apache.parquet.column.values.factory.DefaultV1ValuesWriterFactory;
 import org.apache.parquet.column.values.factory.DefaultV2ValuesWriterFactory;
 import org.apache.parquet.column.values.factory.ValuesWriterFactory;
 import org.apache.parquet.column.values.fallback.FallbackValuesWriter;
-import org.apache.parquet.column.values.plain.PlainValuesWriter;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 
 /**
  * Parquet's default values writers (format v1, the one Sluice writes), except that a dictionary-encoded BINARY column
- * gets {@link BinaryDictionaryWriter} and an INT64 one {@link LongDictionaryWriter}: same encodings, same fall-back to
- * plain, a faster dictionary. One instance per {@link ParquetProperties}: parquet initialises the factory with the
- * properties it belongs to.
+ * gets {@link BinaryDictionaryWriter} and an INT64 one {@link LongDictionaryWriter}, falling back to {@link PlainWriter}:
+ * the same encodings and bytes, a faster dictionary and plain writer. One instance per {@link ParquetProperties}: parquet
+ * initialises the factory with the properties it belongs to.
  */
 final class DictionaryWriterFactory implements ValuesWriterFactory {
   /**
@@ -50,7 +49,6 @@ final class DictionaryWriterFactory implements ValuesWriterFactory {
     DictionaryValuesWriter dictionary = type == PrimitiveTypeName.BINARY
         ? new BinaryDictionaryWriter(maxBytes, encoding, encoding, props.getAllocator())
         : new LongDictionaryWriter(maxBytes, encoding, encoding, props.getAllocator());
-    return FallbackValuesWriter.of(dictionary,
-        new PlainValuesWriter(props.getInitialSlabSize(), props.getPageSizeThreshold(), props.getAllocator()));
+    return FallbackValuesWriter.of(dictionary, new PlainWriter(props.getInitialSlabSize()));
   }
 }
