@@ -36,8 +36,10 @@ final class ExpectationStep implements BatchTransformer {
    */
   private int[] notNullColumn = new int[0];
   private StructType schema;
-  /** The columns the rules read, or null to read whole rows. */
+  /** The columns the rules other than the null-bit ones read, or null to read whole rows. */
   private int[] read;
+  /** The columns every rule reads, or null: for a spilled batch, whose null bits would be one more pass on disk. */
+  private int[] readAll;
   private StructType quarantineSchema;
 
   ExpectationStep(String pipeline, List<Expectation> rules, BatchStates states) {
@@ -67,11 +69,16 @@ final class ExpectationStep implements BatchTransformer {
         rowRules.add(bound.get(i));
       }
     }
-    int[] columns = rowRules.stream().flatMap(b -> b.referencedColumns().stream()).distinct()
-        .mapToInt(input::indexOf).toArray();
     // The rules read only their columns, so a spilled batch decodes only those (all, if one isn't found by name).
-    this.read = java.util.Arrays.stream(columns).allMatch(c -> c >= 0) ? columns : null;
+    this.read = columnsOf(rowRules, input);
+    this.readAll = columnsOf(bound, input);
     return input;
+  }
+
+  private static int[] columnsOf(List<BoundExpression> rules, StructType input) {
+    int[] columns = rules.stream().flatMap(b -> b.referencedColumns().stream()).distinct()
+        .mapToInt(input::indexOf).toArray();
+    return java.util.Arrays.stream(columns).allMatch(c -> c >= 0) ? columns : null;
   }
 
   /** The column of a condition that is exactly {@code <column> IS NOT NULL}, or -1. */
@@ -91,8 +98,9 @@ final class ExpectationStep implements BatchTransformer {
     BitSet kept = new BitSet(batch.size());
     BitSet[] nullIn = new BitSet[rules.size()];
     boolean rowRules = false;
+    boolean spilled = batch.spilled();
     for (int i = 0; i < rules.size(); i++) {
-      if (notNullColumn[i] >= 0) {
+      if (notNullColumn[i] >= 0 && !spilled) {
         BitSet nulls = new BitSet();
         batch.forEachRowWithNullIn(new int[] {notNullColumn[i]}, nulls::set);
         nullIn[i] = nulls;
@@ -104,7 +112,9 @@ final class ExpectationStep implements BatchTransformer {
     long dropped = 0;
     int failRule = -1;
     Row failSample = null;
-    java.util.Iterator<Row> rows = rowRules ? (read != null ? batch.project(read) : batch.rows()).iterator() : null;
+    int[] columns = spilled ? readAll : read;
+    Iterable<Row> pass = columns != null ? batch.project(columns) : batch.rows();
+    java.util.Iterator<Row> rows = rowRules ? pass.iterator() : null;
     for (int position = 0; position < batch.size(); position++) {
       Row row = rows != null ? rows.next() : null;
       ExpectationAction strongest = null;

@@ -327,7 +327,7 @@ abstract sealed class ColumnVector permits ColumnVector.Fixed, ColumnVector.Byte
     private final List<int[]> lengths = new ArrayList<>();
     /** Per data entry, where it starts in its array: 0 for a chunk of our own, else a window of a kept run. */
     private int[] bases = new int[16];
-    /** Data entries from {@code ownedUpTo} on that are kept runs' arrays (never handed to the pool). */
+    /** The data entries that are kept runs' arrays (never handed to the pool). */
     private final java.util.BitSet kept = new java.util.BitSet();
     private Object last;
     private int lastRow = -1;
@@ -456,12 +456,8 @@ abstract sealed class ColumnVector permits ColumnVector.Fixed, ColumnVector.Byte
     private void keep(int first, int n, byte[] values, long[] bits, int[] rowStarts, int[] rowLengths) {
       int entry = data.size();
       for (int base = 0; base == 0 || base < values.length; base += ChunkPool.BYTES) {
-        if (data.size() == bases.length) {
-          bases = Arrays.copyOf(bases, bases.length * 2);
-        }
         kept.set(data.size());
-        bases[data.size()] = base;
-        data.add(values);
+        addEntry(values, base);
       }
       used = ChunkPool.BYTES; // the next stored value starts a chunk of its own
       usedTotal += values.length;
@@ -512,12 +508,12 @@ abstract sealed class ColumnVector permits ColumnVector.Fixed, ColumnVector.Byte
     /** Copies a value's bytes into the data chunks; returns its place. */
     private int store(byte[] b, int from, int length) {
       if (length > ChunkPool.BYTES) {
-        addOwn(Arrays.copyOfRange(b, from, from + length));
+        addEntry(Arrays.copyOfRange(b, from, from + length), 0);
         used = length;
         return (data.size() - 1) << ChunkPool.BYTE_SHIFT;
       }
       if (data.isEmpty() || used + length > ChunkPool.BYTES) {
-        addOwn(ChunkPool.bytes());
+        addEntry(ChunkPool.bytes(), 0);
         used = 0;
       }
       System.arraycopy(b, from, data.get(data.size() - 1), used, length);
@@ -526,12 +522,13 @@ abstract sealed class ColumnVector permits ColumnVector.Fixed, ColumnVector.Byte
       return place;
     }
 
-    private void addOwn(byte[] chunk) {
+    /** Adds a data entry: {@code array} read from {@code base} (0 for a chunk of this column's own). */
+    private void addEntry(byte[] array, int base) {
       if (data.size() == bases.length) {
         bases = Arrays.copyOf(bases, bases.length * 2);
       }
-      bases[data.size()] = 0;
-      data.add(chunk);
+      bases[data.size()] = base;
+      data.add(array);
     }
 
     private int placeOf(int row) {
