@@ -10,8 +10,16 @@ import dev.sluice.table.types.StructType;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.Encoding;
+import org.apache.parquet.column.ParquetProperties;
+import org.apache.parquet.column.values.ValuesWriter;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.io.api.Binary;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.MessageTypeParser;
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -48,6 +56,36 @@ class DictionaryWriterFactoryTest {
 
     assertThat(dictionaryPages(store, plainFile)).hasSizeGreaterThan(2).containsOnly(false);
     assertThat(dictionaryPages(store, otherFile)).hasSizeGreaterThan(2).containsOnly(true);
+  }
+
+  /** A column written without a dictionary (a hint, or the writer's settings) gets parquet's PLAIN bytes. */
+  @Test
+  void aColumnWithoutDictionaryWritesParquetsPlainBytes() throws Exception {
+    MessageType schema = MessageTypeParser.parseMessageType(
+        "message m { required int64 t; required binary s (STRING); }");
+    ParquetProperties props = ParquetProperties.builder().withDictionaryEncoding(false)
+        .withValuesWriterFactory(new DictionaryWriterFactory()).build();
+    ParquetProperties parquets = ParquetProperties.builder().withDictionaryEncoding(false).build();
+    for (ColumnDescriptor column : schema.getColumns()) {
+      ValuesWriter ours = props.newValuesWriter(column);
+      ValuesWriter theirs = parquets.newValuesWriter(column);
+      java.util.Random random = new java.util.Random(5);
+      for (int i = 0; i < 10_000; i++) {
+        if (column.getPrimitiveType().getPrimitiveTypeName() == PrimitiveTypeName.INT64) {
+          long v = random.nextLong();
+          ours.writeLong(v);
+          theirs.writeLong(v);
+        } else {
+          Binary v = Binary.fromString("order-" + random.nextInt(1_000_000));
+          ours.writeBytes(v);
+          theirs.writeBytes(v);
+        }
+      }
+
+      assertThat(ours.getEncoding()).isEqualTo(Encoding.PLAIN).isEqualTo(theirs.getEncoding());
+      assertThat(ours.getBufferedSize()).isEqualTo(theirs.getBufferedSize());
+      assertThat(ours.getBytes().toByteArray()).isEqualTo(theirs.getBytes().toByteArray());
+    }
   }
 
   private static List<Boolean> dictionaryPages(ObjectStore store, WrittenFile file) throws Exception {
