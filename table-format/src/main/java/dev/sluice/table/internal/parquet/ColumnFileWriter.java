@@ -22,23 +22,26 @@ import org.apache.parquet.io.api.RecordConsumer;
 import org.apache.parquet.schema.MessageType;
 
 /**
- * Writes prepared rows ({@link ValueWriters.StructWriter#prepareRow}) to one Parquet file, row group by row group,
- * as parquet-hadoop's {@code ParquetWriter} does (same page store, same row group sizing, same footer), but with
- * the values of a flat schema (top-level primitive and decimal columns, bronze's and most tables' shape) handed
- * straight to each column's {@link ColumnWriter}. That skips Parquet's record assembly ({@code MessageColumnIO}:
+ * Writes rows to one Parquet file, row group by row group, as parquet-hadoop's {@code ParquetWriter} does (same page
+ * store, same row group sizing, same footer), but with the values of a flat schema (top-level primitive and decimal
+ * columns, bronze's and most tables' shape) handed a chunk at a time ({@link ColumnChunk}) straight to each column's
+ * {@link ColumnWriter}, a column after the other. That skips Parquet's record assembly ({@code MessageColumnIO}:
  * field bookkeeping and null filling per value), a fifth of the encoding cost. Nested schemas go through a
- * {@link RecordConsumer} over the same column store.
+ * {@link RecordConsumer} over the same column store, a prepared row ({@link ValueWriters.StructWriter#prepareRow}) at
+ * a time.
  *
  * <p>Not thread-safe: used by the one encoder thread of its {@link ParquetDataWriter}.
  */
 final class ColumnFileWriter {
+  /** Rows a chunk's columns are written in at a time: a page overshoots its size by at most this many rows' values. */
+  private static final int STRETCH = 128;
   private final ParquetFileWriter file;
   private final MessageType schema;
   private final ParquetProperties props;
   private final BytesInputCompressor compressor;
   private final ValueWriters.StructWriter root;
-  /** Per top-level column: how to write its prepared values; null for a nested schema. */
-  private final ValueWriters.ColumnValue[] flat;
+  /** Whether the schema is flat: written from {@link ColumnChunk}s, else from prepared rows. */
+  private final boolean flat;
   /** Per top-level column: its page statistics when kept here ({@link StringPageStats}), else null. */
   private final StringPageStats[] ownStats;
   private final Map<ColumnDescriptor, StringPageStats> ownStatsByColumn = new HashMap<>();
@@ -59,7 +62,7 @@ final class ColumnFileWriter {
    *     parquet ({@link StringPageStats}: STRING columns written with parquet's statistics off); else ignored
    */
   ColumnFileWriter(OutputFile out, MessageType schema, ValueWriters.StructWriter root,
-      ValueWriters.ColumnValue[] flat, boolean[] ownStats, ParquetProperties props, BytesInputCompressor compressor,
+      boolean flat, boolean[] ownStats, ParquetProperties props, BytesInputCompressor compressor,
       long rowGroupSize) throws IOException {
     this.schema = schema;
     this.props = props;
@@ -68,7 +71,7 @@ final class ColumnFileWriter {
     this.flat = flat;
     this.columns = schema.getColumns();
     this.ownStats = new StringPageStats[columns.size()];
-    if (flat != null) {
+    if (flat) {
       for (int i = 0; i < ownStats.length; i++) {
         if (ownStats[i]) {
           this.ownStats[i] = new StringPageStats(columns.get(i).getPrimitiveType());
@@ -90,7 +93,7 @@ final class ColumnFileWriter {
         props.getColumnIndexTruncateLength(), props.getPageWriteChecksumEnabled(), null, rowGroupOrdinal);
     columnStore = props.newColumnWriteStore(schema,
         ownStatsByColumn.isEmpty() ? pageStore : StringPageStats.pages(pageStore, ownStatsByColumn), pageStore);
-    if (flat != null) {
+    if (flat) {
       columnWriters = new ColumnWriter[columns.size()];
       for (int i = 0; i < columnWriters.length; i++) {
         columnWriters[i] = columnStore.getColumnWriter(columns.get(i));
@@ -101,32 +104,37 @@ final class ColumnFileWriter {
     }
   }
 
-  /** Writes a row from {@link ValueWriters.StructWriter#prepareRow}. */
+  /** Writes a row of a nested schema from {@link ValueWriters.StructWriter#prepareRow}. */
   void write(Row prepared) throws IOException {
-    if (flat != null) {
-      for (int i = 0; i < flat.length; i++) {
-        Object v = prepared.get(i);
-        StringPageStats stats = ownStats[i];
-        if (v == null) {
-          columnWriters[i].writeNull(0, 0);
-          if (stats != null) {
-            stats.addNull();
-          }
-        } else {
-          flat[i].write(columnWriters[i], v);
-          if (stats != null) {
-            stats.add((Binary) v);
-          }
-        }
-      }
-    } else {
-      consumer.startMessage();
-      root.writePreparedFields(consumer, prepared);
-      consumer.endMessage();
-    }
+    consumer.startMessage();
+    root.writePreparedFields(consumer, prepared);
+    consumer.endMessage();
     columnStore.endRecord();
     recordCount++;
     checkBlockSizeReached();
+  }
+
+  /**
+   * Writes the rows of a flat schema's chunk, a column after the other, in stretches of at most {@link #STRETCH} rows.
+   * A stretch also ends where a row-by-row write would ask the row group's size (and at the row group's row limit),
+   * so row groups end where they did; a page may end up to a stretch later (the column store checks page sizes as
+   * records end, and sees a stretch's values at once).
+   */
+  void write(ColumnChunk chunk) throws IOException {
+    int n = chunk.size();
+    for (int from = 0; from < n; ) {
+      long untilCheck = Math.min(recordCountForNextMemCheck, props.getRowGroupRowCountLimit()) - recordCount;
+      int to = (int) Math.min(n, from + Math.max(1, Math.min(STRETCH, untilCheck)));
+      for (int i = 0; i < columnWriters.length; i++) {
+        chunk.writeColumn(i, columnWriters[i], from, to, ownStats[i]);
+      }
+      for (int r = from; r < to; r++) {
+        columnStore.endRecord();
+      }
+      recordCount += to - from;
+      checkBlockSizeReached();
+      from = to;
+    }
   }
 
   /** As {@code InternalParquetRecordWriter}: the buffered size is asked now and then, not after every row. */

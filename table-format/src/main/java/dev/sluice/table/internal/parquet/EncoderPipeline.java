@@ -24,6 +24,11 @@ final class EncoderPipeline {
     void encode(Row row) throws Exception;
   }
 
+  /** A chunk of work the caller prepared whole ({@link #submit(Task)}), run on a pool thread in its turn. */
+  interface Task {
+    void run() throws Exception;
+  }
+
   static final int CHUNK_ROWS = 2048;
   static final int MAX_CHUNKS_IN_FLIGHT = 4;
   private static final ExecutorService POOL = Executors.newCachedThreadPool(daemonThreads());
@@ -74,13 +79,26 @@ final class EncoderPipeline {
   }
 
   private void submit() throws Exception {
-    if (tail.isCompletedExceptionally()) {
-      await(tail); // report the failure now rather than after queueing more rows
-    }
     Row[] rows = chunk;
     int n = size;
     chunk = new Row[CHUNK_ROWS];
     size = 0;
+    submit(() -> {
+      for (int i = 0; i < n && !failed; i++) {
+        encoder.encode(rows[i]);
+      }
+    });
+  }
+
+  /**
+   * Queues {@code task} after every row and task queued before (rows added since the last chunk are not queued: use one
+   * way or the other); may wait while the encoder is {@link #MAX_CHUNKS_IN_FLIGHT} chunks behind. A task queued after
+   * a failure is skipped.
+   */
+  void submit(Task task) throws Exception {
+    if (tail.isCompletedExceptionally()) {
+      await(tail); // report the failure now rather than after queueing more rows
+    }
     slots.acquire();
     // handle (not thenRun): the stage runs even after an earlier failure, so that its slot is always released.
     tail = tail.handleAsync((ignored, earlier) -> {
@@ -88,8 +106,8 @@ final class EncoderPipeline {
         if (earlier != null) {
           throw earlier instanceof CompletionException c ? c : new CompletionException(earlier);
         }
-        for (int i = 0; i < n && !failed; i++) {
-          encoder.encode(rows[i]);
+        if (!failed) {
+          task.run();
         }
         return null;
       } catch (CompletionException e) {

@@ -46,10 +46,15 @@ public final class ParquetDataWriter {
   /** For a flat schema: the values of the row being written ({@link #read}), and a row over them; else null. */
   private final Object[] scratch;
   private final Row scratchRow;
+  private final StructType schema;
+  /** For a flat schema: the chunk being filled, and those encoded and handed back to be filled again; else null. */
+  private ColumnChunk chunk;
+  private final java.util.Queue<ColumnChunk> freeChunks = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
   private ParquetDataWriter(ObjectStore store, String key, StructType schema, ParquetWriteOptions options) {
     this.store = store;
     this.key = key;
+    this.schema = schema;
     this.root = ValueWriters.root(schema);
     this.stats = new FileStats(schema, options.numIndexedCols());
     this.file = new TrackedOutputFile(new StoreOutputFile(store, key));
@@ -63,11 +68,12 @@ public final class ParquetDataWriter {
         props.withDictionaryEncoding(path, false);
       }
     }
-    ValueWriters.ColumnValue[] flat = ValueWriters.flatColumns(schema);
-    this.scratch = flat == null ? null : new Object[schema.size()];
-    this.scratchRow = flat == null ? null : Row.of(scratch);
+    boolean flat = ColumnChunk.fits(schema);
+    this.scratch = flat ? new Object[schema.size()] : null;
+    this.scratchRow = flat ? Row.of(scratch) : null;
+    this.chunk = flat ? ColumnChunk.of(schema, root) : null;
     boolean[] ownStats = new boolean[schema.size()];
-    for (int i = 0; flat != null && i < ownStats.length; i++) {
+    for (int i = 0; flat && i < ownStats.length; i++) {
       // A flat schema's i-th field is its i-th leaf.
       ownStats[i] = schema.field(i).type() == PrimitiveType.STRING;
       if (ownStats[i]) {
@@ -128,11 +134,33 @@ public final class ParquetDataWriter {
     Row values = read(row);
     root.checkRow(values);
     try {
-      encoder.add(root.prepareRow(values));
+      if (chunk == null) {
+        encoder.add(root.prepareRow(values));
+      } else {
+        chunk.add(values);
+        if (chunk.full()) {
+          submitChunk();
+        }
+      }
     } catch (Exception e) {
       throw failure("Writing", e);
     }
     stats.add(values);
+  }
+
+  /** Hands the chunk being filled (if it holds rows) to the encoder, and takes an empty one. */
+  private void submitChunk() throws Exception {
+    if (chunk == null || chunk.size() == 0) {
+      return;
+    }
+    ColumnChunk full = chunk;
+    ColumnChunk free = freeChunks.poll();
+    chunk = free != null ? free : ColumnChunk.of(schema, root);
+    encoder.submit(() -> {
+      writer.write(full);
+      full.clear();
+      freeChunks.add(full);
+    });
   }
 
   /**
@@ -156,6 +184,7 @@ public final class ParquetDataWriter {
    */
   public long bytesWritten() {
     try {
+      submitChunk();
       encoder.drain();
     } catch (Exception e) {
       throw failure("Writing", e);
@@ -178,6 +207,7 @@ public final class ParquetDataWriter {
   public WrittenFile close() {
     finished = true;
     try {
+      submitChunk();
       encoder.drain();
       writer.close();
     } catch (Exception e) {

@@ -40,16 +40,37 @@ final class PlainWriter extends ValuesWriter {
     size += 4;
   }
 
-  /** The length (4 bytes, little-endian) and the bytes, as PLAIN writes a BYTE_ARRAY. */
+  /**
+   * The length (4 bytes, little-endian) and the bytes, as PLAIN writes a BYTE_ARRAY. The bytes come through
+   * {@link Binary#writeTo(java.io.OutputStream)}, which hands an array-backed value's own array over: its
+   * {@code toByteBuffer()} wrapped every value in a new buffer (~7 % of bronze's encoder samples).
+   */
   @Override
   public void writeBytes(Binary v) {
     int n = v.length();
     ensure(4 + n);
     INT.set(buf, size, n);
-    java.nio.ByteBuffer b = v.toByteBuffer();
-    b.get(b.position(), buf, size + 4, n);
-    size += 4 + n;
+    size += 4;
+    try {
+      v.writeTo(appender);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e); // the appender writes to an array: never
+    }
   }
+
+  /** Appends to {@link #buf}, which {@link #writeBytes} made large enough first. */
+  private final java.io.OutputStream appender = new java.io.OutputStream() {
+    @Override
+    public void write(int b) {
+      buf[size++] = (byte) b;
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) {
+      System.arraycopy(b, off, buf, size, len);
+      size += len;
+    }
+  };
 
   @Override
   public long getBufferedSize() {

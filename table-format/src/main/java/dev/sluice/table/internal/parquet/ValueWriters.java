@@ -16,7 +16,6 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.util.List;
 import java.util.Map;
-import org.apache.parquet.column.ColumnWriter;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.io.api.RecordConsumer;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
@@ -61,50 +60,6 @@ final class ValueWriters {
     final <T> T expect(Object value, Class<T> javaType) {
       return ValueWriters.expect(value, javaType, type, column);
     }
-  }
-
-  /** Writes one non-null value, as {@link ValueWriter#prepare} made it, straight to a column's Parquet writer. */
-  interface ColumnValue {
-    void write(ColumnWriter out, Object prepared);
-  }
-
-  /**
-   * For a flat schema (every column a primitive or a decimal, one Parquet leaf each, in schema order): how to
-   * write each column's prepared values straight to its column writer. Null when a column is nested.
-   */
-  static ColumnValue[] flatColumns(StructType schema) {
-    ColumnValue[] out = new ColumnValue[schema.size()];
-    for (int i = 0; i < out.length; i++) {
-      StructField f = schema.field(i);
-      int d = f.nullable() ? 1 : 0; // the definition level of a present value
-      if (f.type() instanceof DecimalType decimal) {
-        out[i] = switch (ParquetSchemas.decimalLayout(decimal)) {
-          case INT32 -> (w, v) -> w.write((int) (Integer) v, 0, d);
-          case INT64 -> (w, v) -> w.write((long) (Long) v, 0, d);
-          default -> (w, v) -> w.write((Binary) v, 0, d);
-        };
-        continue;
-      }
-      if (!(f.type() instanceof PrimitiveType p)) {
-        return null;
-      }
-      out[i] = switch (p) {
-        case STRING -> (w, v) -> w.write((Binary) v, 0, d);
-        case LONG -> (w, v) -> w.write((long) (Long) v, 0, d);
-        case INTEGER -> (w, v) -> w.write((int) (Integer) v, 0, d);
-        case SHORT -> (w, v) -> w.write((int) (Short) v, 0, d);
-        case BYTE -> (w, v) -> w.write((int) (Byte) v, 0, d);
-        case DOUBLE -> (w, v) -> w.write((double) (Double) v, 0, d);
-        case FLOAT -> (w, v) -> w.write((float) (Float) v, 0, d);
-        case BOOLEAN -> (w, v) -> w.write((boolean) (Boolean) v, 0, d);
-        // "Reused": the caller still owns the array, so Parquet copies what it keeps (dictionary, stats).
-        case BINARY -> (w, v) -> w.write(Binary.fromReusedByteArray((byte[]) v), 0, d);
-        case DATE -> (w, v) -> w.write((int) ((LocalDate) v).toEpochDay(), 0, d);
-        case TIMESTAMP -> (w, v) -> w.write(micros((Instant) v), 0, d);
-        case TIMESTAMP_NTZ -> throw new IllegalStateException("timestamp_ntz is refused by ParquetSchemas");
-      };
-    }
-    return out;
   }
 
   /** The writer of a table's rows (the Parquet message). */
@@ -309,6 +264,11 @@ final class ValueWriters {
       out.endGroup();
     }
 
+    /** The writer of top-level column {@code i}. */
+    ValueWriter field(int i) {
+      return fields[i];
+    }
+
     /** {@link #prepare} of each top-level value of a checked row. */
     Row prepareRow(Row row) {
       Object[] out = new Object[fields.length];
@@ -442,7 +402,7 @@ final class ValueWriters {
    * The unscaled value as {@link ParquetSchemas#decimalLayout} says: an INT32 or INT64, or a FIXED_LEN_BYTE_ARRAY of
    * Spark's minimal width (big-endian two's complement).
    */
-  private static final class DecimalWriter extends ValueWriter {
+  static final class DecimalWriter extends ValueWriter {
     private final DecimalType decimal;
     private final PrimitiveTypeName layout;
     private final int length;
@@ -482,6 +442,15 @@ final class ValueWriters {
         case INT64 -> out.addLong((Long) prepared);
         default -> out.addBinary((Binary) prepared);
       }
+    }
+
+    /**
+     * The unscaled value of a column laid out as INT64 ({@link #prepare} boxes it): scaling a compact decimal by its
+     * own scale keeps it compact, where {@code unscaledValue()} made a {@code BigInteger} per value.
+     */
+    long unscaledLong(Object value) {
+      return ((BigDecimal) value).setScale(decimal.scale(), RoundingMode.UNNECESSARY).scaleByPowerOfTen(decimal.scale())
+          .longValueExact();
     }
 
     @Override

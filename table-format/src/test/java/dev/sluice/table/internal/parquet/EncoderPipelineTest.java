@@ -44,4 +44,31 @@ class EncoderPipelineTest {
     assertThat(seen).containsExactly(0, 1, 2, 3, 4);
     assertThatThrownBy(pipeline::drain).isInstanceOf(IOException.class).hasMessage("disk full");
   }
+
+  @Test
+  void tasksRunInTurnAndAFailedOneSkipsTheRest() throws Exception {
+    List<Object> seen = Collections.synchronizedList(new ArrayList<>());
+    EncoderPipeline pipeline = new EncoderPipeline(r -> seen.add(r.get(0)));
+    for (int i = 0; i < EncoderPipeline.MAX_CHUNKS_IN_FLIGHT * 3; i++) {
+      int task = i;
+      pipeline.submit(() -> seen.add(task));
+    }
+    pipeline.drain();
+    assertThat(seen).hasSize(EncoderPipeline.MAX_CHUNKS_IN_FLIGHT * 3).isSorted();
+
+    seen.clear();
+    assertThatThrownBy(() -> {
+      for (int i = 0; i < 50; i++) {
+        int task = i;
+        pipeline.submit(() -> {
+          if (task == 2) {
+            throw new IOException("disk full");
+          }
+          seen.add(task);
+        });
+      }
+      pipeline.drain();
+    }).isInstanceOf(IOException.class).hasMessage("disk full");
+    assertThat(seen).containsExactly(0, 1);
+  }
 }

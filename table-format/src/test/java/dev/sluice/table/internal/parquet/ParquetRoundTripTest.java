@@ -113,6 +113,45 @@ class ParquetRoundTripTest {
     return ParquetDataReader.read(store, written.key(), written.size(), schema).toList();
   }
 
+  /**
+   * A flat schema is written a chunk of rows at a time, column after column: values, nulls and every layout survive
+   * across chunks and across row groups that end inside a chunk.
+   */
+  @Test
+  void flatRowsSurviveAcrossChunksAndRowGroups() throws Exception {
+    StructType flat = StructType.empty();
+    for (int i = 0; i < ALL_TYPES.size(); i++) {
+      if (ALL_TYPES.field(i).type() instanceof PrimitiveType || ALL_TYPES.field(i).type() instanceof DecimalType) {
+        flat = flat.add(ALL_TYPES.field(i));
+      }
+    }
+    List<Row> rows = new ArrayList<>();
+    int n = ColumnChunk.ROWS * 3 + 123;
+    for (int r = 0; r < n; r++) {
+      Row full = fullRow(r % 200);
+      Object[] values = new Object[flat.size()];
+      for (int c = 0; c < flat.size(); c++) {
+        // Nulls in stretches and scattered, the required column never.
+        boolean isNull = c < flat.size() - 1 && (r % 7 == c % 7 || (r / 500) % 4 == 2);
+        values[c] = isNull ? null : full.get(ALL_TYPES.indexOf(flat.field(c).name()));
+      }
+      rows.add(Row.of(values));
+    }
+    ParquetWriteOptions small = new ParquetWriteOptions(ParquetWriteOptions.Codec.SNAPPY, -1, 16 << 10, 4 << 10,
+        DictionaryHints.none());
+
+    List<Row> read = roundTrip(flat, rows, small);
+
+    assertThat(read).hasSize(n);
+    for (int r = 0; r < n; r++) {
+      assertThat(Row.equalValues(read.get(r), rows.get(r))).as("row %d: %s", r, read.get(r)).isTrue();
+    }
+    try (ParquetFileReader reader = ParquetFileReader.open(new StoreInputFile(store, "t/part-0.parquet",
+        store.status("t/part-0.parquet").orElseThrow().size()))) {
+      assertThat(reader.getFooter().getBlocks()).hasSizeGreaterThan(2);
+    }
+  }
+
   @ParameterizedTest
   @EnumSource(ParquetWriteOptions.Codec.class)
   void everyTypeSurvivesARoundTripWithEitherCodec(ParquetWriteOptions.Codec codec) throws Exception {
