@@ -7,7 +7,6 @@ import dev.sluice.table.types.StructField;
 import dev.sluice.table.types.StructType;
 import java.time.Instant;
 import java.time.LocalDate;
-import java.util.function.ToIntFunction;
 import java.util.function.ToLongFunction;
 import org.apache.parquet.column.ColumnWriter;
 import org.apache.parquet.io.api.Binary;
@@ -59,22 +58,22 @@ final class ColumnChunk {
     int d = f.nullable() ? 1 : 0; // the definition level of a present value
     if (f.type() instanceof DecimalType decimal) {
       return switch (ParquetSchemas.decimalLayout(decimal)) {
-        case INT32 -> new Ints(d, v -> (Integer) writer.prepare(v));
-        case INT64 -> new Longs(d, ((ValueWriters.DecimalWriter) writer)::unscaledLong);
+        case INT32 -> new Numbers(d, true, v -> (Integer) writer.prepare(v));
+        case INT64 -> new Numbers(d, false, ((ValueWriters.DecimalWriter) writer)::unscaledLong);
         default -> new Binaries(d, writer);
       };
     }
     return switch ((PrimitiveType) f.type()) {
       case STRING -> new Binaries(d, writer);
-      case LONG -> new Longs(d, v -> (Long) v);
-      case INTEGER -> new Ints(d, v -> (Integer) v);
-      case SHORT -> new Ints(d, v -> (Short) v);
-      case BYTE -> new Ints(d, v -> (Byte) v);
-      case DATE -> new Ints(d, v -> (int) ((LocalDate) v).toEpochDay());
-      case TIMESTAMP -> new Longs(d, v -> ValueWriters.micros((Instant) v));
-      case DOUBLE -> new Doubles(d);
-      case FLOAT -> new Floats(d);
-      case BOOLEAN -> new Booleans(d);
+      case LONG -> new Numbers(d, false, v -> (Long) v);
+      case INTEGER -> new Numbers(d, true, v -> (Integer) v);
+      case SHORT -> new Numbers(d, true, v -> (Short) v);
+      case BYTE -> new Numbers(d, true, v -> (Byte) v);
+      case DATE -> new Numbers(d, true, v -> ((LocalDate) v).toEpochDay());
+      case TIMESTAMP -> new Numbers(d, false, v -> ValueWriters.micros((Instant) v));
+      case DOUBLE -> new Boxed(d, (out, v, def) -> out.write((double) (Double) v, 0, def));
+      case FLOAT -> new Boxed(d, (out, v, def) -> out.write((float) (Float) v, 0, def));
+      case BOOLEAN -> new Boxed(d, (out, v, def) -> out.write((boolean) (Boolean) v, 0, def));
       // "Reused": the caller still owns the array, so Parquet copies what it keeps (dictionary, stats).
       case BINARY -> new Binaries(d, v -> Binary.fromReusedByteArray((byte[]) v));
       case TIMESTAMP_NTZ -> throw new IllegalStateException("timestamp_ntz is refused by ParquetSchemas");
@@ -126,12 +125,15 @@ final class ColumnChunk {
     abstract void writeTo(ColumnWriter out, int from, int to, StringPageStats stats);
   }
 
-  private static final class Longs extends Column {
+  /** INT64 and INT32 leaves (the latter stored widened); which one is fixed per column, so the loop's branch is too. */
+  private static final class Numbers extends Column {
     private final long[] values = new long[ROWS];
     private final ToLongFunction<Object> prepare;
+    private final boolean int32;
 
-    Longs(int definition, ToLongFunction<Object> prepare) {
+    Numbers(int definition, boolean int32, ToLongFunction<Object> prepare) {
       super(definition);
+      this.int32 = int32;
       this.prepare = prepare;
     }
 
@@ -145,6 +147,8 @@ final class ColumnChunk {
       for (int r = from; r < to; r++) {
         if (nulls[r]) {
           out.writeNull(0, 0);
+        } else if (int32) {
+          out.write((int) values[r], 0, definition);
         } else {
           out.write(values[r], 0, definition);
         }
@@ -152,18 +156,25 @@ final class ColumnChunk {
     }
   }
 
-  private static final class Ints extends Column {
-    private final int[] values = new int[ROWS];
-    private final ToIntFunction<Object> prepare;
+  /** Writes one boxed value with the definition level of a present value. */
+  @FunctionalInterface
+  private interface BoxedWrite {
+    void write(ColumnWriter out, Object value, int definition);
+  }
 
-    Ints(int definition, ToIntFunction<Object> prepare) {
+  /** Doubles, floats and booleans (rare in tables written in bulk: kept boxed rather than given an array type each). */
+  private static final class Boxed extends Column {
+    private final Object[] values = new Object[ROWS];
+    private final BoxedWrite write;
+
+    Boxed(int definition, BoxedWrite write) {
       super(definition);
-      this.prepare = prepare;
+      this.write = write;
     }
 
     @Override
     void set(int row, Object value) {
-      values[row] = prepare.applyAsInt(value);
+      values[row] = value;
     }
 
     @Override
@@ -172,79 +183,7 @@ final class ColumnChunk {
         if (nulls[r]) {
           out.writeNull(0, 0);
         } else {
-          out.write(values[r], 0, definition);
-        }
-      }
-    }
-  }
-
-  private static final class Doubles extends Column {
-    private final double[] values = new double[ROWS];
-
-    Doubles(int definition) {
-      super(definition);
-    }
-
-    @Override
-    void set(int row, Object value) {
-      values[row] = (Double) value;
-    }
-
-    @Override
-    void writeTo(ColumnWriter out, int from, int to, StringPageStats stats) {
-      for (int r = from; r < to; r++) {
-        if (nulls[r]) {
-          out.writeNull(0, 0);
-        } else {
-          out.write(values[r], 0, definition);
-        }
-      }
-    }
-  }
-
-  private static final class Floats extends Column {
-    private final float[] values = new float[ROWS];
-
-    Floats(int definition) {
-      super(definition);
-    }
-
-    @Override
-    void set(int row, Object value) {
-      values[row] = (Float) value;
-    }
-
-    @Override
-    void writeTo(ColumnWriter out, int from, int to, StringPageStats stats) {
-      for (int r = from; r < to; r++) {
-        if (nulls[r]) {
-          out.writeNull(0, 0);
-        } else {
-          out.write(values[r], 0, definition);
-        }
-      }
-    }
-  }
-
-  private static final class Booleans extends Column {
-    private final boolean[] values = new boolean[ROWS];
-
-    Booleans(int definition) {
-      super(definition);
-    }
-
-    @Override
-    void set(int row, Object value) {
-      values[row] = (Boolean) value;
-    }
-
-    @Override
-    void writeTo(ColumnWriter out, int from, int to, StringPageStats stats) {
-      for (int r = from; r < to; r++) {
-        if (nulls[r]) {
-          out.writeNull(0, 0);
-        } else {
-          out.write(values[r], 0, definition);
+          write.write(out, values[r], definition);
         }
       }
     }
