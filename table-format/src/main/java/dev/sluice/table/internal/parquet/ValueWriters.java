@@ -461,7 +461,7 @@ final class ValueWriters {
         return scaled.unscaledValue().intValue();
       }
       if (layout == PrimitiveTypeName.INT64) {
-        return scaled.unscaledValue().longValue();
+        return unscaledLong(scaled);
       }
       byte[] bytes = new byte[length];
       if (length <= 8) {
