@@ -236,18 +236,31 @@ final class InMemoryStateStore implements StateStore {
       return StateStore.super.removeUpTo(index, upToMicros, removed);
     }
     checkOpen();
-    boolean longs = map.hasLongValues();
     long[] lowest = {Long.MAX_VALUE};
+    int from = log.size();
     long count = map.removeIf(slot -> {
-      // Values held as longs are the time itself (one non-null LONG column): no value array to follow.
-      long time = longs ? map.longAt(slot) : codec.firstValueLong(map.valueAt(slot));
+      long time = timeAt(map, codec, slot);
       if (time <= upToMicros) {
         return true;
       }
       lowest[0] = Math.min(lowest[0], time);
       return false;
     }, this::logRemoval);
+    if (log.size() > from) {
+      log.addRange(from, index.longValueColumn(), upToMicros);
+      // The delta's range record is replayed on the state as it is now: a key logged before it and changed again
+      // must get an entry after it, not have the change folded into its earlier one.
+      map.clearTags();
+    }
     return new Eviction(count, lowest[0]);
+  }
+
+  /**
+   * The time in the value of the occupied {@code slot}: its first column, a LONG ({@link StateRowCodec#readsFirstValueLong});
+   * values held as longs are the time itself (one non-null LONG column), with no value array to follow.
+   */
+  static long timeAt(BytesMap map, StateRowCodec codec, int slot) {
+    return map.hasLongValues() ? map.longAt(slot) : codec.firstValueLong(map.valueAt(slot));
   }
 
   @Override

@@ -72,6 +72,10 @@ public final class InMemoryStateStoreProvider implements StateStoreProvider {
 
   /** An empty map; one that keeps values as longs when the value is one LONG column (a deduplication's expiry). */
   private BytesMap newMap() {
+    return newMap(values);
+  }
+
+  private static BytesMap newMap(StructCodec values) {
     StructType valueType = values.type();
     return valueType.size() == 1 && valueType.field(0).type() == PrimitiveType.LONG ? BytesMap.withLongValues()
         : new BytesMap();
@@ -218,7 +222,21 @@ public final class InMemoryStateStoreProvider implements StateStoreProvider {
     StateFileFormat.Writer delta = files.newDelta();
     long records = 0;
     long bytesChange = 0;
+    List<StateChangeLog.Range> ranges = log.ranges();
+    int range = 0;
     for (int i = 0; i < log.size(); i++) {
+      if (range < ranges.size() && i >= ranges.get(range).from()) {
+        StateChangeLog.Range r = ranges.get(range);
+        if (i == r.from()) {
+          delta.removeUpTo(r.column(), r.upToMicros());
+          records++;
+        }
+        bytesChange += log.bytesChange(i);
+        if (i == r.to() - 1) {
+          range++;
+        }
+        continue;
+      }
       if (log.isNoOp(i)) {
         continue;
       }
@@ -283,7 +301,7 @@ public final class InMemoryStateStoreProvider implements StateStoreProvider {
   }
 
   /** A state version read from storage, not yet the cache. */
-  private record Rebuilt(long version, BytesMap map, long bytes, long deltaRecords, StateFileListing listing) {}
+  record Rebuilt(long version, BytesMap map, long bytes, long deltaRecords, StateFileListing listing) {}
 
   /** Replaces the cache with a version read from storage. */
   private void install(Rebuilt r) {
@@ -296,6 +314,11 @@ public final class InMemoryStateStoreProvider implements StateStoreProvider {
 
   /** Reads {@code stateVersion} from storage; touches no field but the immutable ones (it may run on another thread). */
   private Rebuilt read(long stateVersion) {
+    return rebuild(files, keys, values, stateVersion);
+  }
+
+  /** Reads {@code stateVersion} of the state in {@code files}: its newest snapshot at or below, then the deltas after. */
+  static Rebuilt rebuild(StateFiles files, StructCodec keys, StructCodec values, long stateVersion) {
     StateFileListing listing = files.list();
     OptionalLong snapshot = listing.latestSnapshotAtOrBelow(stateVersion);
     long from = snapshot.orElse(0);
@@ -304,11 +327,12 @@ public final class InMemoryStateStoreProvider implements StateStoreProvider {
         String why = snapshot.isPresent()
             ? "it follows the snapshot of version " + from
             : "there is no snapshot at or below version " + stateVersion + ", so every delta from 1 is needed";
-        throw StateErrors.cannotRebuild(stateVersion, folder(), files.uri(StateFileNames.delta(v)), why);
+        throw StateErrors.cannotRebuild(stateVersion, files.folder().toString(), files.uri(StateFileNames.delta(v)),
+            why);
       }
     }
-    BytesMap map = newMap();
-    Replay replay = new Replay(map);
+    BytesMap map = newMap(values);
+    Replay replay = new Replay(map, new StateRowCodec(keys, values));
     if (snapshot.isPresent()) {
       files.read(StateFileNames.snapshot(from), StateFileFormat.SNAPSHOT, replay);
     }
@@ -322,11 +346,19 @@ public final class InMemoryStateStoreProvider implements StateStoreProvider {
   /** Applies file records to a map, keeping the encoded size of its entries. */
   private static final class Replay implements StateFileFormat.Visitor {
     private final BytesMap map;
+    private final StateRowCodec codec;
     private long bytes;
     private long deltaRecords;
 
-    Replay(BytesMap map) {
+    Replay(BytesMap map, StateRowCodec codec) {
       this.map = map;
+      this.codec = codec;
+    }
+
+    @Override
+    public void removeUpTo(int column, long upToMicros) {
+      deltaRecords++;
+      removeUpToIn(map, codec, column, upToMicros, slot -> bytes -= entryBytes(map, slot));
     }
 
     @Override
@@ -344,6 +376,25 @@ public final class InMemoryStateStoreProvider implements StateStoreProvider {
         bytes -= key.length + old.length;
       }
     }
+  }
+
+  /**
+   * Applies a delta's range record to {@code map}: removes every entry whose time (the value's LONG {@code column}) is
+   * at most {@code upToMicros}, calling {@code removing} with each slot just before it goes.
+   */
+  static void removeUpToIn(BytesMap map, StateRowCodec codec, int column, long upToMicros,
+      java.util.function.IntConsumer removing) {
+    if (map.size() > 0 && !map.hasLongValues() && !codec.readsFirstValueLong(column)) {
+      throw new IllegalStateException("A state delta removes entries up to a time in value column " + column
+          + ", but the state's values don't hold that time as their first column of type LONG");
+    }
+    map.removeIf(slot -> InMemoryStateStore.timeAt(map, codec, slot) <= upToMicros, removing);
+  }
+
+  /** The encoded bytes of the entry in the occupied {@code slot}: its key and value. */
+  static long entryBytes(BytesMap map, int slot) {
+    return map.keyAt(slot).length
+        + (map.hasLongValues() ? LongValues.encodedLength(map.longAt(slot)) : map.valueAt(slot).length);
   }
 
   /**

@@ -12,6 +12,12 @@ import java.util.Arrays;
  * <p>A value a map holds as a long ({@link BytesMap#withLongValues}) is logged as {@link #LONG} with the long beside
  * it, so that a batch that adds and evicts hundreds of thousands of keys makes no value arrays; {@link #before} and
  * {@link #after} encode it when asked.
+ *
+ * <p>An eviction that removes entries by a time in their values ({@link InMemoryStateStore#removeUpTo}) logs each
+ * removed entry, for undo and the size of the state, and marks them as one {@link Range}: the delta holds one record
+ * for the range instead of one per entry (an eviction of half a million keys was two thirds of a deduplication's
+ * delta). Replay applies it to the state as it was when the eviction ran, so the store makes every later change get
+ * an entry after it.
  */
 final class StateChangeLog {
   /** Marks a removed key (compared by identity: an empty value row also encodes as no bytes). */
@@ -26,9 +32,28 @@ final class StateChangeLog {
   private long[] beforeLongs = new long[16];
   private long[] afterLongs = new long[16];
   private int size;
+  private final java.util.List<Range> ranges = new java.util.ArrayList<>();
+
+  /**
+   * Entries {@code [from, to)}, all removed by one eviction: every entry whose time, the value's LONG {@code column},
+   * was at most {@code upToMicros} and that the batch had not changed before.
+   */
+  record Range(int from, int to, int column, long upToMicros) {}
 
   int size() {
     return size;
+  }
+
+  /** Marks the entries logged since entry {@code from} as removed by one eviction up to {@code upToMicros}. */
+  void addRange(int from, int column, long upToMicros) {
+    if (size > from) {
+      ranges.add(new Range(from, size, column, upToMicros));
+    }
+  }
+
+  /** The ranges, in log order. */
+  java.util.List<Range> ranges() {
+    return ranges;
   }
 
   /** Appends an entry; returns its tag (index + 1, so that a map slot's 0 means "not logged"). */

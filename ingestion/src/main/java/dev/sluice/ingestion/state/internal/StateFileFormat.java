@@ -9,7 +9,9 @@ import java.nio.charset.StandardCharsets;
 /**
  * The layout of {@code .delta} and {@code .snapshot} files: a 7-byte header ({@code SLST}, format
  * version, kind 'D' or 'S', compression id), then the compressed body: records
- * ({@code 1 key value} = put, {@code 2 key} = remove; snapshots hold only puts), an end tag
+ * ({@code 1 key value} = put, {@code 2 key} = remove, {@code 3 column time} = remove every entry whose time, the
+ * value's LONG {@code column}, is at most {@code time}: an eviction under a watermark, which the in-memory store
+ * writes as one record instead of one per evicted key; snapshots hold only puts), an end tag
  * {@code 0} and the record count, so that a truncated file is detected rather than read as a
  * smaller state.
  */
@@ -21,6 +23,7 @@ final class StateFileFormat {
   private static final int TAG_END = 0;
   private static final int TAG_PUT = 1;
   private static final int TAG_REMOVE = 2;
+  private static final int TAG_REMOVE_UP_TO = 3;
   private static final int FLUSH_AT = 64 * 1024;
 
   private StateFileFormat() {}
@@ -30,6 +33,16 @@ final class StateFileFormat {
     void put(byte[] key, byte[] value);
 
     void remove(byte[] key);
+
+    /**
+     * Removes every entry whose time (the value's LONG {@code column}; null: never) is at most {@code upToMicros}, as
+     * {@link dev.sluice.ingestion.state.StateStore#removeUpTo} did when the batch ran. Only the in-memory store writes
+     * it, and only into deltas.
+     */
+    default void removeUpTo(int column, long upToMicros) {
+      throw new UnsupportedOperationException("a state file record removes every entry up to a time, which only the"
+          + " in-memory store's deltas hold");
+    }
   }
 
   /** Builds one file: in the heap while small, then in a local spill file (see {@link StateFileContent}). */
@@ -94,6 +107,14 @@ final class StateFileFormat {
       recordDone();
     }
 
+    /** Every entry whose time, the value's LONG {@code column}, is at most {@code upToMicros} goes. */
+    void removeUpTo(int column, long upToMicros) {
+      buf.writeByte(TAG_REMOVE_UP_TO);
+      buf.writeVarLong(column);
+      buf.writeSignedVarLong(upToMicros);
+      recordDone();
+    }
+
     /** The whole file, to write with {@link StateFileContent#writeTo}; the writer must not be used afterwards. */
     StateFileContent finish() {
       buf.writeByte(TAG_END);
@@ -154,6 +175,12 @@ final class StateFileFormat {
       int tag = in.readByte();
       if (tag == TAG_END) {
         break;
+      }
+      if (tag == TAG_REMOVE_UP_TO) {
+        int column = (int) in.readVarLong();
+        visitor.removeUpTo(column, in.readSignedVarLong());
+        records++;
+        continue;
       }
       if (tag != TAG_PUT && tag != TAG_REMOVE) {
         throw new IOException("record " + records + " has the unknown tag " + tag);

@@ -36,6 +36,12 @@ public final class StateHistory {
         : files.list();
   }
 
+  /** A delta's record of one key: its new value, or null when removed. */
+  private record KeyChange(byte[] key, byte[] value) {}
+
+  /** A delta's record of an eviction: every entry whose time in the value is at most {@code upToMicros} went. */
+  private record Eviction(int column, long upToMicros) {}
+
   /** Empty when no version was ever committed. */
   public java.util.Optional<Versions> versions() {
     StateFileListing listing = list();
@@ -72,17 +78,43 @@ public final class StateHistory {
           + " (" + files.uri(name) + " is missing: purged by minBatchesToRetain, or never written); read a batch range"
           + " within the one `--metadata` lists");
     }
+    List<Object> records = new ArrayList<>();
     files.read(name, StateFileFormat.DELTA, new StateFileFormat.Visitor() {
       @Override
       public void put(byte[] key, byte[] value) {
-        out.add(new Change(codec.decodeKey(key), codec.decodeValue(value)));
+        records.add(new KeyChange(key, value));
       }
 
       @Override
       public void remove(byte[] key) {
-        out.add(new Change(codec.decodeKey(key), null));
+        records.add(new KeyChange(key, null));
+      }
+
+      @Override
+      public void removeUpTo(int column, long upToMicros) {
+        records.add(new Eviction(column, upToMicros));
       }
     });
+    // An eviction's range record names no key: the state before the version says which entries it removed.
+    BytesMap state = records.stream().anyMatch(Eviction.class::isInstance)
+        ? InMemoryStateStoreProvider.rebuild(files, keys, values, version - 1).map() : null;
+    for (Object r : records) {
+      if (r instanceof Eviction e) {
+        InMemoryStateStoreProvider.removeUpToIn(state, codec, e.column(), e.upToMicros(),
+            slot -> out.add(new Change(codec.decodeKey(state.keyAt(slot)), null)));
+        continue;
+      }
+      byte[] key = ((KeyChange) r).key();
+      byte[] value = ((KeyChange) r).value();
+      out.add(new Change(codec.decodeKey(key), value == null ? null : codec.decodeValue(value)));
+      if (state != null) {
+        if (value == null) {
+          state.remove(key);
+        } else {
+          state.put(key, value);
+        }
+      }
+    }
     return out;
   }
 }
