@@ -15,7 +15,7 @@ import java.util.Arrays;
  *
  * <p>An eviction that removes entries by a time in their values ({@link InMemoryStateStore#removeUpTo}) logs each
  * removed entry, for undo and the size of the state, and marks them as one {@link Range}: the delta holds one record
- * for the range instead of one per entry (an eviction of half a million keys was two thirds of a deduplication's
+ * for the range instead of one per entry (an eviction of half a million keys was half of a deduplication's
  * delta). Replay applies it to the state as it was when the eviction ran, so the store makes every later change get
  * an entry after it.
  */
